@@ -1,0 +1,7 @@
+/** The Hono environment shared by the app and every sub-app and middleware. */
+export interface AppEnv {
+  Variables: {
+    /** Set by the request-id middleware before anything else runs. */
+    requestId: string
+  }
+}

@@ -1,0 +1,104 @@
+import { ApiError } from '@tessera/contracts'
+import { Hono } from 'hono'
+import type { Context } from 'hono'
+import { methodNotAllowed } from 'hono/method-not-allowed'
+import type { AppEnv } from './app-env.ts'
+import { systemClock } from './clock.ts'
+import type { Clock } from './clock.ts'
+import type { Env } from './env.ts'
+import { createErrorHandler, errorResponse } from './error-handler.ts'
+import { hostAssets, hostPage } from './host-page.ts'
+import type { HostAssets } from './host-page.ts'
+import type { Logger } from './logger.ts'
+import { accessLog } from './middleware/access-log.ts'
+import { bodySize } from './middleware/body-size.ts'
+import { corsAllowlist } from './middleware/cors-allowlist.ts'
+import { csrf } from './middleware/csrf.ts'
+import { requestId } from './middleware/request-id.ts'
+import { securityHeaders } from './middleware/security-headers.ts'
+import { eventsRoutes } from './routes/events.ts'
+import { healthRoutes } from './routes/health.ts'
+import { remotesRoutes } from './routes/remotes.ts'
+import { telemetryRoutes } from './routes/telemetry.ts'
+import type { EventHub } from './services/event-hub.ts'
+import { createOriginAllowlist } from './services/origin-allowlist.ts'
+import type { OriginAllowlist } from './services/origin-allowlist.ts'
+import { createSnapshotReader } from './services/registry.ts'
+import type { RegistrySource } from './services/registry.ts'
+import { createTelemetryStore } from './services/telemetry-store.ts'
+import type { TelemetryStore } from './services/telemetry-store.ts'
+import { BFF_VERSION } from './version.ts'
+
+export interface AppDeps {
+  env: Pick<
+    Env,
+    | 'ALLOWED_ORIGINS'
+    | 'BODY_LIMIT_BYTES'
+    | 'TELEMETRY_BODY_LIMIT_BYTES'
+    | 'TELEMETRY_RATE_LIMIT'
+    | 'SSE_HEARTBEAT_MS'
+  >
+  logger: Logger
+  registry: RegistrySource
+  hub: EventHub
+  /** The built host; absent when the host is served elsewhere (Vite in `npm run dev`). */
+  assets?: HostAssets
+  clock?: Clock
+  telemetry?: TelemetryStore
+  /** Defaults to `env.ALLOWED_ORIGINS`; the Node entry adds its own origin to it. */
+  origins?: OriginAllowlist
+  /** The client's network address, from the runtime (never from request headers). */
+  clientKey?: (c: Context) => string | undefined
+  version?: string
+}
+
+/**
+ * The BFF as a Web-standard Hono app: no Node APIs here (see node.ts), so it runs in-process
+ * for tests and could run on an edge runtime.
+ */
+export function createApp(deps: AppDeps) {
+  const { env, logger, hub, assets } = deps
+  const clock = deps.clock ?? systemClock
+  const origins = deps.origins ?? createOriginAllowlist(env.ALLOWED_ORIGINS)
+  const readSnapshot = createSnapshotReader({ registry: deps.registry, logger, clock })
+
+  const app = new Hono<AppEnv>()
+  app.use(requestId())
+  app.use(accessLog({ logger }))
+  app.use(securityHeaders())
+  app.use(
+    methodNotAllowed({
+      app,
+      onMethodNotAllowed: (c, methods) =>
+        errorResponse(c, new ApiError('method_not_allowed', { details: { allow: methods } })),
+    }),
+  )
+  app.use('/api/*', corsAllowlist({ origins }))
+  app.use('/api/*', csrf({ origins }))
+  app.use('/api/*', bodySize({ maxBytes: env.BODY_LIMIT_BYTES }))
+  app.use(hostAssets({ assets }))
+  app.onError(createErrorHandler(logger))
+  app.notFound(
+    async (c) =>
+      (await hostPage(c, { assets, readSnapshot })) ?? errorResponse(c, new ApiError('not_found')),
+  )
+
+  return app
+    .route('/api/health', healthRoutes({ clock, version: deps.version ?? BFF_VERSION }))
+    .route('/api/remotes', remotesRoutes({ readSnapshot }))
+    .route(
+      '/api/telemetry',
+      telemetryRoutes({
+        logger,
+        clock,
+        store: deps.telemetry ?? createTelemetryStore(),
+        bodyLimitBytes: env.TELEMETRY_BODY_LIMIT_BYTES,
+        ratePerMinute: env.TELEMETRY_RATE_LIMIT,
+        clientKey: deps.clientKey,
+      }),
+    )
+    .route('/api/events', eventsRoutes({ hub, clock, logger, heartbeatMs: env.SSE_HEARTBEAT_MS }))
+}
+
+/** Every route of the BFF, for the typed client: `hc<AppType>(baseUrl)`. */
+export type AppType = ReturnType<typeof createApp>

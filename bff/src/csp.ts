@@ -1,0 +1,36 @@
+import type { RegistrySnapshot } from '@tessera/contracts'
+
+/**
+ * The origins the host page loads remote code from: every remote's entry and its previous good
+ * version (the host's fallback), deduplicated and sorted so the header is stable.
+ */
+export function remoteOrigins(snapshot: Pick<RegistrySnapshot, 'remotes'>): string[] {
+  const origins = new Set<string>()
+  for (const remote of snapshot.remotes) {
+    for (const url of [remote.entryUrl, remote.previous?.entryUrl]) {
+      if (url === undefined) continue
+      const { protocol, origin } = new URL(url)
+      // Only http(s) origins can be named in a source list; anything else is left out.
+      if (protocol === 'http:' || protocol === 'https:') origins.add(origin)
+    }
+  }
+  return [...origins].sort()
+}
+
+/** The Content-Security-Policy of the host page, allowing the remotes' origins. */
+export function buildHostCsp(origins: readonly string[]): string {
+  const withRemotes = (...sources: string[]): string => [...sources, ...origins].join(' ')
+  const directives: [string, string][] = [
+    ['default-src', "'self'"],
+    ['script-src', withRemotes("'self'")],
+    // originjs injects the remotes' CSS as <link> elements, and React sets inline styles.
+    ['style-src', withRemotes("'self'", "'unsafe-inline'")],
+    ['connect-src', withRemotes("'self'")],
+    ['img-src', "'self' data:"],
+    ['font-src', withRemotes("'self'")],
+    ['frame-ancestors', "'none'"],
+    ['base-uri', "'self'"],
+    ['object-src', "'none'"],
+  ]
+  return directives.map(([name, value]) => `${name} ${value}`).join('; ')
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest'
+import { EnvError, loadEnv, resolveFromRoot } from './env.ts'
+
+describe('loadEnv', () => {
+  it('gives the local-stack defaults when nothing is set', () => {
+    const env = loadEnv({}, { rootDir: '/repo' })
+    expect(env).toMatchObject({
+      PORT: 8787,
+      HOST_NAME: '127.0.0.1',
+      PUBLIC_ORIGIN: 'http://localhost:8787',
+      ALLOWED_ORIGINS: ['http://localhost:8787', 'http://localhost:5173'],
+      REGISTRY_FILE: '/repo/.tessera/registry.json',
+      HOST_DIST: '/repo/host/dist',
+      LOG_LEVEL: 'info',
+      BODY_LIMIT_BYTES: 65536,
+      TELEMETRY_BODY_LIMIT_BYTES: 8192,
+      TELEMETRY_RATE_LIMIT: 60,
+      SSE_HEARTBEAT_MS: 15000,
+    })
+  })
+
+  it('resolves relative paths against the repository root, not the working directory', () => {
+    const env = loadEnv({})
+    expect(env.REGISTRY_FILE).toBe(
+      new URL('../../.tessera/registry.json', import.meta.url).pathname,
+    )
+    expect(env.HOST_DIST).toBe(new URL('../../host/dist', import.meta.url).pathname)
+  })
+
+  it('keeps absolute paths as they are', () => {
+    const env = loadEnv({ REGISTRY_FILE: '/tmp/r.json' }, { rootDir: '/repo' })
+    expect(env.REGISTRY_FILE).toBe('/tmp/r.json')
+  })
+
+  it('derives the default allowed origins from PUBLIC_ORIGIN', () => {
+    const env = loadEnv({ PUBLIC_ORIGIN: 'https://app.example.com/' })
+    expect(env.PUBLIC_ORIGIN).toBe('https://app.example.com')
+    expect(env.ALLOWED_ORIGINS).toEqual(['https://app.example.com', 'http://localhost:5173'])
+  })
+
+  it('parses a comma list of allowed origins into origins', () => {
+    const env = loadEnv({ ALLOWED_ORIGINS: 'https://a.example.com/, http://localhost:3000 ,' })
+    expect(env.ALLOWED_ORIGINS).toEqual(['https://a.example.com', 'http://localhost:3000'])
+  })
+
+  it('treats an empty variable as unset', () => {
+    expect(loadEnv({ PORT: '', LOG_LEVEL: '' }).PORT).toBe(8787)
+  })
+
+  it('coerces numbers and accepts port 0 for tests', () => {
+    const env = loadEnv({ PORT: '0', TELEMETRY_RATE_LIMIT: '5', SSE_HEARTBEAT_MS: '20' })
+    expect(env).toMatchObject({ PORT: 0, TELEMETRY_RATE_LIMIT: 5, SSE_HEARTBEAT_MS: 20 })
+  })
+
+  it('fails once, naming every bad key', () => {
+    let caught: unknown
+    try {
+      loadEnv({
+        PORT: 'eighty',
+        LOG_LEVEL: 'loud',
+        ALLOWED_ORIGINS: 'ftp://files.example.com',
+        BODY_LIMIT_BYTES: '-1',
+      })
+    } catch (error) {
+      caught = error
+    }
+    expect(caught).toBeInstanceOf(EnvError)
+    const error = caught as EnvError
+    expect(error.keys.sort()).toEqual(['ALLOWED_ORIGINS', 'BODY_LIMIT_BYTES', 'LOG_LEVEL', 'PORT'])
+    expect(error.message).toContain('PORT')
+    expect(error.message).toContain('LOG_LEVEL')
+  })
+})
+
+describe('resolveFromRoot', () => {
+  it('normalises dot segments and keeps unusual characters', () => {
+    expect(resolveFromRoot('/repo', './a/../b/c d#1.json')).toBe('/repo/b/c d#1.json')
+    expect(resolveFromRoot('/my repo/', 'x')).toBe('/my repo/x')
+  })
+})

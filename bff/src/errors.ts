@@ -1,0 +1,61 @@
+import { ApiError, errorCatalogue } from '@tessera/contracts'
+import type { ErrorBody, ErrorCode, FieldIssue } from '@tessera/contracts'
+import { HTTPException } from 'hono/http-exception'
+import { z } from 'zod'
+
+/** Turns zod issues into the catalogue's `details.issues` (`path` joined with dots). */
+export function toFieldIssues(error: z.ZodError): FieldIssue[] {
+  return error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.'),
+    message: issue.message,
+  }))
+}
+
+/** A `validation_failed` error carrying the field issues. */
+export function validationFailed(issues: FieldIssue[] | z.ZodError): ApiError {
+  const list = issues instanceof z.ZodError ? toFieldIssues(issues) : issues
+  return new ApiError('validation_failed', { details: { issues: list } })
+}
+
+function codeForStatus(status: number): ErrorCode {
+  // A 400 from Hono's internals is a request we could not understand: the catalogue calls that
+  // validation_failed (422).
+  if (status === 400) return 'validation_failed'
+  const match = (Object.keys(errorCatalogue) as ErrorCode[]).find(
+    (code) => errorCatalogue[code].status === status,
+  )
+  return match ?? 'internal'
+}
+
+/**
+ * Maps anything thrown to a catalogue error. `expected` is false for errors nobody threw on
+ * purpose: those are logged with their stack and shown to people only as `internal`.
+ */
+export function toApiError(error: unknown): { apiError: ApiError; expected: boolean } {
+  if (error instanceof ApiError) return { apiError: error, expected: error.status < 500 }
+  if (error instanceof z.ZodError) return { apiError: validationFailed(error), expected: true }
+  if (error instanceof HTTPException) {
+    const code = codeForStatus(error.status)
+    return { apiError: new ApiError(code), expected: code !== 'internal' }
+  }
+  return { apiError: new ApiError('internal'), expected: false }
+}
+
+/** The JSON body of an error response; `internal` never carries details. */
+export function toErrorBody(error: ApiError, requestId: string): ErrorBody {
+  // An internal error's own message may name internals; people get the catalogue's sentence.
+  const message = error.code === 'internal' ? errorCatalogue.internal.message : error.message
+  const body: ErrorBody = { error: { code: error.code, message, requestId } }
+  if (error.details !== undefined && error.code !== 'internal') body.error.details = error.details
+  return body
+}
+
+/** Headers that go with some codes: when to retry, which methods are allowed. */
+export function errorHeaders(error: ApiError): Record<string, string> {
+  const headers: Record<string, string> = {}
+  const retryAfter = error.details?.retryAfterSeconds
+  if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter)
+  const allow = error.details?.allow
+  if (Array.isArray(allow)) headers.Allow = allow.join(', ')
+  return headers
+}

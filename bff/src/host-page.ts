@@ -1,0 +1,51 @@
+import type { RegistrySnapshot } from '@tessera/contracts'
+import type { Context, MiddlewareHandler } from 'hono'
+import type { AppEnv } from './app-env.ts'
+import { buildHostCsp, remoteOrigins } from './csp.ts'
+
+/** The built host, as the runtime entry provides it (files on disk under Node). */
+export interface HostAssets {
+  /** The host's index.html, or null when the host is not built. */
+  indexHtml(): Promise<string | null>
+  /** A response for a static file of the host, or null when there is none at this path. */
+  serve(c: Context): Promise<Response | null>
+}
+
+export const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/')
+
+const isPageRequest = (c: Context): boolean =>
+  (c.req.method === 'GET' || c.req.method === 'HEAD') && !isApiPath(c.req.path)
+
+/** Serves the host's static files; index.html is left to `hostPage`, which adds the CSP. */
+export function hostAssets(options: { assets?: HostAssets }): MiddlewareHandler<AppEnv> {
+  return async function hostAssets(c, next) {
+    const { assets } = options
+    const path = c.req.path
+    if (
+      assets === undefined ||
+      !isPageRequest(c) ||
+      path.endsWith('/') ||
+      path.endsWith('/index.html')
+    ) {
+      return next()
+    }
+    const response = await assets.serve(c)
+    return response ?? next()
+  }
+}
+
+/**
+ * The host page for a client route (a browser asking for HTML outside /api), with the CSP that
+ * lets it load the current remotes. Null when this request is not one, or the host is not built.
+ */
+export async function hostPage(
+  c: Context<AppEnv>,
+  deps: { assets?: HostAssets; readSnapshot: () => Promise<RegistrySnapshot> },
+): Promise<Response | null> {
+  if (deps.assets === undefined || !isPageRequest(c)) return null
+  if (!(c.req.header('accept') ?? '').includes('text/html')) return null
+  const html = await deps.assets.indexHtml()
+  if (html === null) return null
+  const csp = buildHostCsp(remoteOrigins(await deps.readSnapshot()))
+  return c.html(html, 200, { 'Content-Security-Policy': csp, 'Cache-Control': 'no-cache' })
+}

@@ -1,0 +1,41 @@
+import type { LogLevel } from './env.ts'
+
+export type LogFields = Record<string, unknown>
+
+export interface Logger {
+  debug(msg: string, fields?: LogFields): void
+  info(msg: string, fields?: LogFields): void
+  warn(msg: string, fields?: LogFields): void
+  error(msg: string, fields?: LogFields): void
+}
+
+const ranks: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 }
+
+/** Errors do not serialise with JSON.stringify; keep what an operator needs to find the bug. */
+function toLoggable(_key: string, value: unknown): unknown {
+  if (value instanceof Error) {
+    return { name: value.name, message: value.message, stack: value.stack }
+  }
+  return value
+}
+
+/**
+ * A logger writing one JSON object per line (`{level, time, msg, ...fields}`). `write` defaults
+ * to console.log so the module stays Web-standard; tests pass their own to read the lines.
+ */
+export function createLogger(
+  options: { level?: LogLevel; write?: (line: string) => void; now?: () => number } = {},
+): Logger {
+  const threshold = ranks[options.level ?? 'info']
+  const write = options.write ?? ((line: string) => console.log(line))
+  const now = options.now ?? Date.now
+  const log =
+    (level: Exclude<LogLevel, 'silent'>) =>
+    (msg: string, fields: LogFields = {}): void => {
+      if (ranks[level] < threshold) return
+      const head = { level, time: new Date(now()).toISOString(), msg }
+      // Fields cannot overwrite level, time or msg; the head keeps its place at the front.
+      write(JSON.stringify(Object.assign({ ...head }, fields, head), toLoggable))
+    }
+  return { debug: log('debug'), info: log('info'), warn: log('warn'), error: log('error') }
+}

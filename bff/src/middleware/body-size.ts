@@ -1,0 +1,16 @@
+import { ApiError } from '@tessera/contracts'
+import type { MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+
+/** Refuses a body over `maxBytes` with `payload_too_large` (413), before it is parsed. */
+export function bodySize(options: { maxBytes: number }): MiddlewareHandler {
+  const handler = bodyLimit({
+    maxSize: options.maxBytes,
+    onError: () => {
+      throw new ApiError('payload_too_large', { details: { limitBytes: options.maxBytes } })
+    },
+  })
+  return async function bodySize(c, next) {
+    return handler(c, next)
+  }
+}

@@ -1,0 +1,34 @@
+import { ApiError } from '@tessera/contracts'
+import type { MiddlewareHandler } from 'hono'
+import type { OriginAllowlist } from '../services/origin-allowlist.ts'
+
+export interface CsrfOptions {
+  origins: OriginAllowlist
+  headerName?: string
+  headerValue?: string
+}
+
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
+
+/**
+ * Refuses a state-changing request unless it carries the custom header (which a cross-site
+ * form cannot send without a CORS preflight) and an allowlisted Origin. A missing Origin is
+ * refused too: browsers send one on every non-GET request, and other clients can add it.
+ */
+export function csrf(options: CsrfOptions): MiddlewareHandler {
+  const headerName = options.headerName ?? 'x-tessera-csrf'
+  const headerValue = options.headerValue ?? '1'
+  return async function csrf(c, next) {
+    if (safeMethods.has(c.req.method)) return next()
+    const refuse = (reason: string): never => {
+      throw new ApiError('csrf_failed', { details: { reason } })
+    }
+    if (c.req.header(headerName) !== headerValue) {
+      refuse(`The ${headerName} header must be ${headerValue}.`)
+    }
+    const origin = c.req.header('origin')
+    if (origin === undefined) refuse('The request has no Origin header.')
+    else if (!options.origins.allows(origin)) refuse(`The origin ${origin} is not allowed.`)
+    return next()
+  }
+}

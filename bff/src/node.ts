@@ -1,0 +1,169 @@
+import { existsSync, realpathSync } from 'node:fs'
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { pathToFileURL } from 'node:url'
+import { serve } from '@hono/node-server'
+import { getConnInfo } from '@hono/node-server/conninfo'
+import { createApp } from './app.ts'
+import { systemClock } from './clock.ts'
+import { EnvError, loadEnv } from './env.ts'
+import { createLogger } from './logger.ts'
+import type { Logger } from './logger.ts'
+import { createEventHub } from './services/event-hub.ts'
+import type { EventHub } from './services/event-hub.ts'
+import { createFileRegistrySource } from './services/file-registry-source.ts'
+import { createHostDist } from './services/host-dist.ts'
+import { createOriginAllowlist } from './services/origin-allowlist.ts'
+import { publishRegistryChanges } from './services/registry-changes.ts'
+import { createTelemetryStore } from './services/telemetry-store.ts'
+import type { TelemetryStore } from './services/telemetry-store.ts'
+
+export interface StartBffOptions {
+  /** Environment variables; defaults to process.env. Tests pass PORT: '0'. */
+  env?: Record<string, string | undefined>
+  logger?: Logger
+  /** How often the registry file is checked for changes (ms). */
+  registryPollMs?: number
+  /** How long open connections may take to finish on close before they are cut (ms). */
+  closeGraceMs?: number
+}
+
+export interface RunningBff {
+  /** Where the BFF can be reached, with the port it actually got. */
+  url: string
+  port: number
+  hub: EventHub
+  telemetry: TelemetryStore
+  /** Ends the live event streams, stops watching the registry and closes the server. */
+  close(): Promise<void>
+}
+
+const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost'])
+const anyHosts = new Set(['0.0.0.0', '::'])
+
+function urlHost(hostName: string): string {
+  if (anyHosts.has(hostName)) return 'localhost'
+  return hostName.includes(':') ? `[${hostName}]` : hostName
+}
+
+function listen(fetch: Parameters<typeof serve>[0]['fetch'], hostname: string, port: number) {
+  return new Promise<Server>((resolve, reject) => {
+    const server = serve({ fetch, hostname, port }) as Server
+    server.once('error', reject)
+    server.once('listening', () => {
+      server.off('error', reject)
+      resolve(server)
+    })
+  })
+}
+
+/** Starts the BFF on Node: the Web-standard app plus files, the registry watch and a server. */
+export async function startBff(options: StartBffOptions = {}): Promise<RunningBff> {
+  const env = loadEnv(options.env ?? process.env)
+  const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL })
+  const clock = systemClock
+  const registry = createFileRegistrySource({
+    file: env.REGISTRY_FILE,
+    pollMs: options.registryPollMs,
+  })
+  const hub = createEventHub({
+    onListenerError: (error, event) => logger.error('live event listener failed', { error, event }),
+  })
+  const origins = createOriginAllowlist(env.ALLOWED_ORIGINS)
+  const telemetry = createTelemetryStore()
+  const app = createApp({
+    env,
+    logger,
+    registry,
+    hub,
+    clock,
+    origins,
+    telemetry,
+    assets: createHostDist(env.HOST_DIST),
+    clientKey: (c) => getConnInfo(c).remote.address,
+  })
+  const stopWatching = await publishRegistryChanges({ registry, hub, logger, clock })
+
+  let server: Server
+  try {
+    server = await listen(app.fetch, env.HOST_NAME, env.PORT)
+  } catch (error) {
+    stopWatching()
+    throw error
+  }
+  const { port } = server.address() as AddressInfo
+  const url = `http://${urlHost(env.HOST_NAME)}:${port}`
+  // The BFF's own origin is always allowed: with PORT=0 nobody could have listed it beforehand.
+  origins.add(url)
+  if (loopbackHosts.has(env.HOST_NAME) || anyHosts.has(env.HOST_NAME)) {
+    origins.add(`http://localhost:${port}`)
+    origins.add(`http://127.0.0.1:${port}`)
+  }
+  logger.info('bff listening', { url, publicOrigin: env.PUBLIC_ORIGIN })
+
+  let closing: Promise<void> | null = null
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve, reject) => {
+      stopWatching()
+      // Ending the hub ends every SSE stream, so their connections can finish.
+      hub.close()
+      // Keep-alive sockets become idle as their last response (an SSE stream, say) ends: close
+      // them as they do, and cut whatever is still open after the grace period.
+      const sweep = setInterval(() => server.closeIdleConnections(), 25)
+      const cut = setTimeout(() => server.closeAllConnections(), options.closeGraceMs ?? 3000)
+      sweep.unref()
+      cut.unref()
+      server.close((error) => {
+        clearInterval(sweep)
+        clearTimeout(cut)
+        if (error) {
+          reject(error)
+        } else {
+          logger.info('bff closed', { url })
+          resolve()
+        }
+      })
+      server.closeIdleConnections()
+    })
+    return closing
+  }
+  return { url, port, hub, telemetry, close }
+}
+
+async function main(): Promise<void> {
+  let bff: RunningBff
+  try {
+    bff = await startBff()
+  } catch (error) {
+    const fields =
+      error instanceof EnvError
+        ? { msg: 'invalid environment', keys: error.keys, message: error.message }
+        : { msg: 'bff failed to start', message: String(error) }
+    process.stderr.write(`${JSON.stringify({ level: 'error', ...fields })}\n`)
+    process.exitCode = 1
+    return
+  }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      bff.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(
+            `${JSON.stringify({ level: 'error', msg: 'bff close failed', message: String(error) })}\n`,
+          )
+          process.exit(1)
+        },
+      )
+    })
+  }
+}
+
+const entry = process.argv[1]
+// Run when executed directly (`tsx src/node.ts`), not when imported by scripts or tests.
+if (
+  entry !== undefined &&
+  existsSync(entry) &&
+  import.meta.url === pathToFileURL(realpathSync(entry)).href
+) {
+  await main()
+}

@@ -1,0 +1,44 @@
+import { remoteErrorReportSchema } from '@tessera/contracts'
+import { Hono } from 'hono'
+import type { Context } from 'hono'
+import type { AppEnv } from '../app-env.ts'
+import type { Clock } from '../clock.ts'
+import type { Logger } from '../logger.ts'
+import { bodySize } from '../middleware/body-size.ts'
+import { jsonBody, requireJson } from '../middleware/json-body.ts'
+import { rateLimit } from '../middleware/rate-limit.ts'
+import { createRateLimiter } from '../services/rate-limiter.ts'
+import type { TelemetryStore } from '../services/telemetry-store.ts'
+
+export interface TelemetryDeps {
+  logger: Logger
+  clock: Clock
+  store: TelemetryStore
+  bodyLimitBytes: number
+  /** Reports per client per minute. */
+  ratePerMinute: number
+  clientKey?: (c: Context) => string | undefined
+}
+
+/** Failures the host reports while loading or running remotes (CSRF is checked for all /api). */
+export function telemetryRoutes(deps: TelemetryDeps) {
+  const limiter = createRateLimiter({
+    limit: deps.ratePerMinute,
+    windowMs: 60_000,
+    clock: deps.clock,
+  })
+  return new Hono<AppEnv>().post(
+    '/remote-errors',
+    rateLimit({ limiter, keyOf: deps.clientKey }),
+    bodySize({ maxBytes: deps.bodyLimitBytes }),
+    requireJson(),
+    jsonBody(remoteErrorReportSchema),
+    (c) => {
+      const report = c.req.valid('json')
+      const requestId = c.get('requestId')
+      deps.logger.warn('remote error reported', { ...report, requestId })
+      deps.store.record({ ...report, at: new Date(deps.clock.now()).toISOString(), requestId })
+      return c.json({ accepted: true as const }, 202)
+    },
+  )
+}

@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  test: {
+    name: 'bff',
+    include: ['src/**/*.test.ts'],
+    environment: 'node',
+    // Logs stay quiet in tests; a test that asserts on logs passes its own logger.
+    env: { LOG_LEVEL: 'silent' },
+  },
+})

@@ -1,0 +1,44 @@
+import { z } from 'zod'
+import { slotNames } from './plugin.ts'
+
+export const remoteNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9-]{1,31}$/, 'must be lowercase letters, digits and dashes')
+
+export const semverSchema = z
+  .string()
+  .regex(/^\d+\.\d+\.\d+(?:-[0-9A-Za-z.-]+)?$/, 'must be a semantic version like 1.2.3')
+
+export const basePathSchema = z
+  .string()
+  .regex(/^\/[a-z0-9-]+$/, 'must be one path segment like /billing')
+
+export const navSchema = z.object({
+  label: z.string().min(1).max(40),
+  order: z.number().int(),
+})
+
+export const remoteFileSchema = z.object({
+  path: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/),
+  bytes: z.number().int().nonnegative(),
+})
+
+/** `tessera-remote.json`: the static facts of one remote build, written beside `remoteEntry.js`. */
+export const remoteDescriptorSchema = z.object({
+  name: remoteNameSchema,
+  version: semverSchema,
+  contract: z.number().int().positive(),
+  basePath: basePathSchema,
+  nav: navSchema.nullable(),
+  slots: z.array(z.enum(slotNames)),
+  /** Path of the federation entry relative to the descriptor. */
+  entry: z.string().min(1),
+  /** Versions of the shared singletons the build was made against. */
+  shared: z.record(z.string(), semverSchema),
+  files: z.array(remoteFileSchema),
+  builtAt: z.string(),
+})
+export type RemoteDescriptor = z.infer<typeof remoteDescriptorSchema>
+
+export const DESCRIPTOR_FILE = 'tessera-remote.json'

@@ -1,0 +1,106 @@
+import { z } from 'zod'
+
+/**
+ * The error catalogue: every error the BFF can return, with its HTTP status and a sentence for
+ * people. `docs/errors.md` lists the same table; a test keeps the two in step.
+ */
+export const errorCatalogue = {
+  validation_failed: {
+    status: 422,
+    message: 'Some of the information sent was not valid. Check the highlighted fields and try again.',
+  },
+  unauthenticated: { status: 401, message: 'You are not signed in. Sign in and try again.' },
+  forbidden: { status: 403, message: 'You do not have permission to do that.' },
+  csrf_failed: {
+    status: 403,
+    message: 'This request did not come from the Tessera app. Reload the page and try again.',
+  },
+  not_found: { status: 404, message: 'There is nothing at this address.' },
+  method_not_allowed: { status: 405, message: 'This address does not accept that kind of request.' },
+  conflict: {
+    status: 409,
+    message: 'This was changed by someone else at the same time. Reload and try again.',
+  },
+  payload_too_large: {
+    status: 413,
+    message: 'The request is too large. Send less data at once.',
+  },
+  unsupported_media_type: {
+    status: 415,
+    message: 'The request must be sent as JSON (Content-Type: application/json).',
+  },
+  plan_required: { status: 402, message: 'Your plan does not include this. Upgrade to continue.' },
+  rate_limited: {
+    status: 429,
+    message: 'Too many requests in a short time. Wait a moment and try again.',
+  },
+  quota_exceeded: {
+    status: 429,
+    message: 'You have used all of your plan’s allowance for this month. Upgrade to continue.',
+  },
+  internal: {
+    status: 500,
+    message: 'Something went wrong on our side. Try again; if it keeps happening, quote the request id.',
+  },
+  upstream_unavailable: {
+    status: 503,
+    message: 'A service we depend on is not answering. Try again in a minute.',
+  },
+  upstream_timeout: {
+    status: 504,
+    message: 'A service we depend on took too long to answer. Try again in a minute.',
+  },
+} as const satisfies Record<string, { status: number; message: string }>
+
+export type ErrorCode = keyof typeof errorCatalogue
+
+export const errorCodes = Object.keys(errorCatalogue) as ErrorCode[]
+
+/** One problem with one field of a request, as reported in `details.issues`. */
+export const fieldIssueSchema = z.object({
+  path: z.string(),
+  message: z.string(),
+})
+export type FieldIssue = z.infer<typeof fieldIssueSchema>
+
+/** The body of every error response from the BFF. */
+export const errorBodySchema = z.object({
+  error: z.object({
+    code: z.enum(errorCodes as [ErrorCode, ...ErrorCode[]]),
+    message: z.string(),
+    requestId: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
+  }),
+})
+export type ErrorBody = z.infer<typeof errorBodySchema>
+
+/** An error carrying a catalogue code: thrown in the BFF, rebuilt in the browser from a response. */
+export class ApiError extends Error {
+  readonly code: ErrorCode
+  readonly status: number
+  readonly requestId: string | undefined
+  readonly details: Record<string, unknown> | undefined
+
+  constructor(
+    code: ErrorCode,
+    options: { message?: string; requestId?: string; details?: Record<string, unknown> } = {},
+  ) {
+    super(options.message ?? errorCatalogue[code].message)
+    this.name = 'ApiError'
+    this.code = code
+    this.status = errorCatalogue[code].status
+    this.requestId = options.requestId
+    this.details = options.details
+  }
+
+  /** The field issues of a `validation_failed` error, empty for every other code. */
+  get issues(): FieldIssue[] {
+    const parsed = z.array(fieldIssueSchema).safeParse(this.details?.issues)
+    return parsed.success ? parsed.data : []
+  }
+}
+
+/** Whether a status/code pair is the one the catalogue gives that code. */
+export function isCatalogued(code: string, status: number): code is ErrorCode {
+  return code in errorCatalogue && errorCatalogue[code as ErrorCode].status === status
+}

@@ -1,0 +1,7 @@
+export * from './errors.ts'
+export * from './plugin.ts'
+export * from './platform.ts'
+export * from './events.ts'
+export * from './descriptor.ts'
+export * from './snapshot.ts'
+export * from './telemetry.ts'

@@ -1,0 +1,105 @@
+import type { ErrorCode } from './errors.ts'
+import type { LiveEvent } from './events.ts'
+
+/** Auth events of Supabase's client, re-emitted by the platform (see DESIGN §5). */
+export const authEventNames = [
+  'SIGNED_IN',
+  'SIGNED_OUT',
+  'TOKEN_REFRESHED',
+  'USER_UPDATED',
+  'PASSWORD_RECOVERY',
+] as const
+export type AuthEventName = (typeof authEventNames)[number]
+
+export interface SessionUser {
+  id: string
+  email: string
+  displayName: string | null
+}
+
+export type SessionState =
+  | { status: 'loading'; user: null }
+  | { status: 'signed-out'; user: null }
+  | { status: 'signed-in'; user: SessionUser }
+
+export interface PlatformSession {
+  current(): SessionState
+  /** Called with every new state; `event` names the auth event that caused it, when one did. */
+  subscribe(listener: (state: SessionState, event: AuthEventName | null) => void): () => void
+  /** Re-reads the session from the BFF (after a sign-in form succeeds, say). */
+  refresh(): Promise<SessionState>
+}
+
+export interface PlatformApi {
+  /**
+   * `fetch` for the BFF: same-origin credentials, the CSRF header, JSON by default. A response
+   * that is not 2xx is thrown as an `ApiError` carrying its catalogue code.
+   */
+  fetch(path: string, init?: RequestInit): Promise<Response>
+  /** The BFF's origin, for typed clients: `hc<AppType>(api.baseUrl, { fetch: api.fetch })`. */
+  baseUrl: string
+}
+
+export type LiveEventStatus = 'connecting' | 'open' | 'reconnecting'
+
+export interface PlatformEvents {
+  /** Listens to live server events of one type, or of every type with `'*'`. */
+  subscribe(type: string, listener: (event: LiveEvent) => void): () => void
+  status(): LiveEventStatus
+  onStatus(listener: (status: LiveEventStatus) => void): () => void
+}
+
+export interface Notice {
+  kind: 'info' | 'success' | 'error'
+  message: string
+  /** An error's catalogue code, shown small for support. */
+  code?: ErrorCode
+}
+
+export type ThemeName = 'light' | 'dark'
+
+/** Theme tokens: CSS custom properties the host sets on the document; plugins use `var(--…)`. */
+export const themeTokens = [
+  '--tessera-color-bg',
+  '--tessera-color-surface',
+  '--tessera-color-fg',
+  '--tessera-color-muted',
+  '--tessera-color-border',
+  '--tessera-color-accent',
+  '--tessera-color-accent-fg',
+  '--tessera-color-danger',
+  '--tessera-color-success',
+  '--tessera-color-focus',
+  '--tessera-font-body',
+  '--tessera-font-mono',
+  '--tessera-radius',
+  '--tessera-space',
+] as const
+export type ThemeToken = (typeof themeTokens)[number]
+
+export interface PlatformTheme {
+  current(): ThemeName
+  subscribe(listener: (theme: ThemeName) => void): () => void
+  tokens: readonly ThemeToken[]
+}
+
+export interface PlatformRoute {
+  /** The path below the plugin's base path, starting with `/` (`/` for the base path itself). */
+  current(): string
+  subscribe(listener: (path: string) => void): () => void
+}
+
+/** What the host hands every plugin mount. Versioned by `CONTRACT_MAJOR`. */
+export interface Platform {
+  contract: number
+  remote: { name: string; version: string }
+  basePath: string
+  route: PlatformRoute
+  /** Goes to an app path (absolute, like `/billing/plans`), without a page load. */
+  navigate(to: string, options?: { replace?: boolean }): void
+  api: PlatformApi
+  events: PlatformEvents
+  session: PlatformSession
+  notify(notice: Notice): void
+  theme: PlatformTheme
+}

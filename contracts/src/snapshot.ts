@@ -1,0 +1,41 @@
+import { z } from 'zod'
+import {
+  basePathSchema,
+  navSchema,
+  remoteNameSchema,
+  semverSchema,
+} from './descriptor.ts'
+import { slotNames } from './plugin.ts'
+
+export const remoteVersionRefSchema = z.object({
+  version: semverSchema,
+  entryUrl: z.url(),
+})
+
+/** One remote as the host sees it: enough to draw navigation and to load it on demand. */
+export const snapshotRemoteSchema = z.object({
+  name: remoteNameSchema,
+  version: semverSchema,
+  entryUrl: z.url(),
+  contract: z.number().int().positive(),
+  basePath: basePathSchema,
+  nav: navSchema.nullable(),
+  slots: z.array(z.enum(slotNames)),
+  /** The last version known good, for the host's fallback when this one fails to load. */
+  previous: remoteVersionRefSchema.nullable(),
+})
+export type SnapshotRemote = z.infer<typeof snapshotRemoteSchema>
+
+export const snapshotDiagnosticSchema = z.object({
+  remote: z.string().nullable(),
+  message: z.string(),
+})
+
+/** `GET /api/remotes`: the registry snapshot for this user. */
+export const registrySnapshotSchema = z.object({
+  generatedAt: z.string(),
+  remotes: z.array(snapshotRemoteSchema),
+  /** Entries left out because they were malformed or unreachable, each with a sentence. */
+  diagnostics: z.array(snapshotDiagnosticSchema),
+})
+export type RegistrySnapshot = z.infer<typeof registrySnapshotSchema>
