@@ -1,0 +1,9 @@
+import { defineRemoteConfig } from '@tessera/remote-build'
+
+export default defineRemoteConfig({
+  name: 'auth',
+  basePath: '/auth',
+  nav: { label: 'Account', order: 30 },
+  slots: ['header.end'],
+  root: new URL('.', import.meta.url),
+})

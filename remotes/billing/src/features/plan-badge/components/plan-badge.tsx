@@ -1,0 +1,17 @@
+import { AppLink } from '../../../lib/app-link.tsx'
+import { usePlatform } from '../../../lib/platform.tsx'
+import '../plan-badge.css'
+
+/** The header badge naming the user's plan; everyone is on Free until subscriptions exist. */
+export function PlanBadge() {
+  const platform = usePlatform()
+  return (
+    <AppLink
+      to={platform.basePath}
+      className="plan-badge"
+      aria-label="Current plan: Free. Open billing"
+    >
+      Free
+    </AppLink>
+  )
+}

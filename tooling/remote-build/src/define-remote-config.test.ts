@@ -1,0 +1,125 @@
+import { createHash } from 'node:crypto'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { build, mergeConfig } from 'vite'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { remoteDescriptorSchema, type RemoteDescriptor } from '@tessera/contracts'
+import { defineRemoteConfig } from './define-remote-config.ts'
+
+const fixture = fileURLToPath(new URL('../fixtures/sample-remote/', import.meta.url))
+const options = {
+  name: 'sample',
+  basePath: '/sample',
+  nav: { label: 'Sample', order: 1 },
+  slots: [],
+  root: fixture,
+} as const
+
+let outDir: string
+let descriptor: RemoteDescriptor
+const files = new Map<string, string>()
+
+beforeAll(async () => {
+  outDir = await mkdtemp(path.join(tmpdir(), 'tessera-remote-build-'))
+  await build(
+    mergeConfig(defineRemoteConfig({ ...options, slots: [] }), {
+      configFile: false,
+      logLevel: 'silent',
+      build: { outDir },
+    }),
+  )
+  for (const entry of await readdir(outDir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue
+    const absolute = path.join(entry.parentPath, entry.name)
+    files.set(
+      path.relative(outDir, absolute).split(path.sep).join('/'),
+      await readFile(absolute, 'utf8'),
+    )
+  }
+  descriptor = remoteDescriptorSchema.parse(JSON.parse(files.get('tessera-remote.json') ?? ''))
+}, 60_000)
+
+afterAll(async () => {
+  await rm(outDir, { recursive: true, force: true })
+})
+
+const javascript = () => [...files].filter(([name]) => name.endsWith('.js'))
+const stylesheets = () => [...files].filter(([name]) => name.endsWith('.css'))
+
+describe('a remote built with defineRemoteConfig', () => {
+  it('writes a descriptor with the package name and version beside assets/remoteEntry.js', () => {
+    expect(descriptor).toMatchObject({
+      name: 'sample',
+      version: '2.3.4',
+      basePath: '/sample',
+      nav: { label: 'Sample', order: 1 },
+      entry: 'assets/remoteEntry.js',
+    })
+    expect(files.has('assets/remoteEntry.js')).toBe(true)
+    expect(descriptor.shared.react).toMatch(/^\d+\.\d+\.\d+$/)
+    expect(descriptor.shared['react-dom']).toMatch(/^\d+\.\d+\.\d+$/)
+  })
+
+  it('lists every other emitted file with the hash and size of its bytes on disk', () => {
+    const listed = descriptor.files.map((file) => file.path).sort()
+    const emitted = [...files.keys()].filter((name) => name !== 'tessera-remote.json').sort()
+    expect(listed).toEqual(emitted)
+    for (const file of descriptor.files) {
+      const bytes = Buffer.from(files.get(file.path) ?? '', 'utf8')
+      expect(file.bytes, file.path).toBe(bytes.byteLength)
+      expect(file.sha256, file.path).toBe(createHash('sha256').update(bytes).digest('hex'))
+    }
+  })
+
+  it('ships no copy of react or react-dom, only the shared imports of them', () => {
+    for (const [name, code] of javascript()) {
+      // Every production build of react and react-dom carries its error-decoder URL.
+      expect(code, name).not.toContain('react.dev/errors')
+    }
+    const all = javascript()
+      .map(([, code]) => code)
+      .join('\n')
+    expect(all).toContain('"react-dom/client"')
+    expect(all).toContain('"react"')
+  })
+
+  it('leaves no originjs placeholder in remoteEntry.js and lists the exposed module CSS in it', () => {
+    const remoteEntry = files.get('assets/remoteEntry.js') ?? ''
+    expect(remoteEntry).not.toContain('__v__css__')
+    expect(remoteEntry).toMatch(/\["plugin-[\w-]+\.css"\]/)
+    expect(remoteEntry).toMatch(/"\.\/__federation_expose_Plugin-[\w-]+\.js"/)
+  })
+
+  it('loads lazy chunks and their CSS relative to the chunk that imports them, never from /', () => {
+    for (const [name, code] of javascript()) {
+      expect(code, name).not.toMatch(/["'`]\/assets\//)
+    }
+    const importer = javascript().find(([, code]) => code.includes('lazy-page-'))
+    expect(importer?.[1]).toContain('import.meta.url')
+    expect(importer?.[1]).toMatch(/"\.\/lazy-page-[\w-]+\.css"/)
+  })
+
+  it('scopes every CSS rule to the remote element, even those written for h1, button and :root', () => {
+    const css = stylesheets()
+      .map(([, code]) => code)
+      .join('\n')
+    expect(css).toContain('[data-tessera-remote=sample] h1{')
+    expect(css).toContain('[data-tessera-remote=sample] button{')
+    expect(css).toContain('[data-tessera-remote=sample]{--sample-gap:8px}')
+    // Outside at-rules, every rule starts with the scope.
+    const topLevel = css.replace(/@keyframes[^{]+\{(?:[^{}]*\{[^{}]*\})*[^{}]*\}/g, '')
+    for (const rule of topLevel.split('}').filter((part) => part.includes('{'))) {
+      expect(rule.trim(), rule).toMatch(/^\[data-tessera-remote=sample\]/)
+    }
+  })
+})
+
+describe('defineRemoteConfig', () => {
+  it('refuses a federation name that is not the name of the package', () => {
+    expect(() => defineRemoteConfig({ ...options, slots: [], name: 'billing' })).toThrow(
+      /does not match its package "@tessera\/sample"/,
+    )
+  })
+})

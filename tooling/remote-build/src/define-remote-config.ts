@@ -1,0 +1,121 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+import federation from '@originjs/vite-plugin-federation'
+import react from '@vitejs/plugin-react'
+import type { UserConfig } from 'vite'
+import type { SlotName } from '@tessera/contracts'
+import { descriptorPlugin } from './descriptor.ts'
+import { federationOutputPlugin } from './federation-output.ts'
+import { scopeCss } from './scope-css.ts'
+
+/** Modules every remote takes from the host, so the page holds exactly one React. */
+export const sharedSingletons = ['react', 'react-dom', 'react-dom/client'] as const
+
+export interface RemoteBuildOptions {
+  /** Federation name; must be the unscoped part of the package name (`billing` for `@tessera/billing`). */
+  name: string
+  basePath: string
+  nav: { label: string; order: number } | null
+  slots: SlotName[]
+  /** The remote's folder (holding its package.json): `new URL('.', import.meta.url)` or a path. */
+  root: string | URL
+}
+
+function toPath(root: string | URL): string {
+  if (root instanceof URL) return fileURLToPath(root)
+  return root.startsWith('file:') ? fileURLToPath(root) : path.resolve(root)
+}
+
+function readVersionedPackage(file: string): { name: string; version: string } {
+  const parsed: unknown = JSON.parse(readFileSync(file, 'utf8'))
+  if (
+    typeof parsed !== 'object' ||
+    parsed === null ||
+    !('name' in parsed) ||
+    !('version' in parsed) ||
+    typeof parsed.name !== 'string' ||
+    typeof parsed.version !== 'string'
+  ) {
+    throw new Error(`${file} needs a "name" and a "version"`)
+  }
+  return { name: parsed.name, version: parsed.version }
+}
+
+/** The Vite config of one remote: React, originjs exposing `./plugin`, scoped CSS, descriptor. */
+export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
+  const root = toPath(options.root)
+  const packageFile = path.join(root, 'package.json')
+  const pkg = readVersionedPackage(packageFile)
+  const unscoped = pkg.name.replace(/^@[^/]+\//, '')
+  if (unscoped !== options.name) {
+    throw new Error(
+      `Remote name "${options.name}" does not match its package "${pkg.name}": name the federation remote after the package.`,
+    )
+  }
+
+  // The versions the remote is built and tested against are the ones installed beside it.
+  const require = createRequire(packageFile)
+  const installedVersion = (pkgName: string): string =>
+    readVersionedPackage(require.resolve(`${pkgName}/package.json`)).version
+  const reactVersion = installedVersion('react')
+  const reactDomVersion = installedVersion('react-dom')
+  const sharedVersions: Record<(typeof sharedSingletons)[number], string> = {
+    react: reactVersion,
+    'react-dom': reactDomVersion,
+    'react-dom/client': reactDomVersion,
+  }
+
+  return {
+    root,
+    // Every URL the build writes is relative to the file that holds it, so the same build works
+    // from any `/<name>/<version>/` path on any origin. This is done with `renderBuiltUrl` rather
+    // than `base: './'` because originjs takes a './' base literally: remoteEntry.js would import
+    // `assets/assets/…` and its CSS loader would only work on URLs that contain a dot.
+    experimental: { renderBuiltUrl: () => ({ relative: true }) },
+    publicDir: false,
+    plugins: [
+      react(),
+      federation({
+        name: options.name,
+        filename: 'remoteEntry.js',
+        // Absolute: originjs resolves a relative path against the process's cwd, and when that
+        // is not the remote's folder it silently drops the exposed module's CSS.
+        exposes: { './plugin': path.join(root, 'src/plugin.tsx') },
+        shared: Object.fromEntries(
+          sharedSingletons.map((id) => [
+            id,
+            // `generate: false`: no local fallback, so the remote can only ever run on the host's
+            // React (a missing share fails loudly instead of loading a second React). The fallback
+            // chunks Rolldown still writes are removed by federationOutputPlugin.
+            { version: sharedVersions[id], generate: false },
+          ]),
+        ),
+      }),
+      federationOutputPlugin(),
+      descriptorPlugin({
+        name: options.name,
+        version: pkg.version,
+        basePath: options.basePath,
+        nav: options.nav,
+        slots: options.slots,
+        shared: { react: reactVersion, 'react-dom': reactDomVersion },
+      }),
+    ],
+    css: { postcss: { plugins: [scopeCss({ remote: options.name })] } },
+    build: {
+      outDir: 'dist',
+      emptyOutDir: true,
+      // Vite 8's default minifier (Oxc) prints strings as template literals, which originjs's CSS
+      // placeholder replacement does not match (federation-facts workaround 1).
+      minify: 'terser',
+      // A remote has no page of its own: the exposed module is its only entry.
+      rolldownOptions: {
+        input: { plugin: path.join(root, 'src/plugin.tsx') },
+        // Terser's timing report is noise on every build; Tessera chose terser on purpose.
+        checks: { pluginTimings: false },
+      },
+    },
+  }
+}

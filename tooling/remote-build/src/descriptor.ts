@@ -1,0 +1,117 @@
+import { createHash } from 'node:crypto'
+import { readdir, readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
+import type { Plugin } from 'vite'
+import {
+  CONTRACT_MAJOR,
+  DESCRIPTOR_FILE,
+  remoteDescriptorSchema,
+  type RemoteDescriptor,
+  type SlotName,
+} from '@tessera/contracts'
+
+/** Where originjs emits the federation entry inside `dist/`, relative to the descriptor. */
+export const REMOTE_ENTRY = 'assets/remoteEntry.js'
+
+export interface RemoteFacts {
+  name: string
+  version: string
+  basePath: string
+  nav: { label: string; order: number } | null
+  slots: SlotName[]
+  /** Versions of the shared singletons the build was made against. */
+  shared: Record<string, string>
+}
+
+export type RemoteFile = RemoteDescriptor['files'][number]
+
+/** Lists every file under `dir` (except the descriptor) with its sha256 and size, sorted by path. */
+export async function hashFiles(dir: string): Promise<RemoteFile[]> {
+  const entries = await readdir(dir, { recursive: true, withFileTypes: true })
+  const files: RemoteFile[] = []
+  for (const entry of entries) {
+    if (!entry.isFile()) continue
+    const absolute = path.join(entry.parentPath, entry.name)
+    // Paths in the descriptor are URL paths: forward slashes on every OS.
+    const relative = path.relative(dir, absolute).split(path.sep).join('/')
+    if (relative === DESCRIPTOR_FILE) continue
+    const bytes = await readFile(absolute)
+    files.push({
+      path: relative,
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      bytes: bytes.byteLength,
+    })
+  }
+  return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+}
+
+/**
+ * Builds the descriptor of one remote build and validates it against the contract's schema, so a
+ * build can never publish a descriptor the registry would refuse.
+ */
+export function buildDescriptor(
+  facts: RemoteFacts,
+  files: RemoteFile[],
+  builtAt: Date = new Date(),
+): RemoteDescriptor {
+  const candidate = {
+    name: facts.name,
+    version: facts.version,
+    contract: CONTRACT_MAJOR,
+    basePath: facts.basePath,
+    nav: facts.nav,
+    slots: facts.slots,
+    entry: REMOTE_ENTRY,
+    shared: facts.shared,
+    files,
+    builtAt: builtAt.toISOString(),
+  }
+  const parsed = remoteDescriptorSchema.safeParse(candidate)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map(
+      (issue) => `  ${issue.path.join('.') || '(root)'}: ${issue.message}`,
+    )
+    throw new Error(`${DESCRIPTOR_FILE} for "${facts.name}" is not valid:\n${problems.join('\n')}`)
+  }
+  if (!files.some((file) => file.path === REMOTE_ENTRY)) {
+    throw new Error(`${DESCRIPTOR_FILE} for "${facts.name}": the build emitted no ${REMOTE_ENTRY}`)
+  }
+  return parsed.data
+}
+
+/** Hashes everything in `outDir` and writes `tessera-remote.json` beside it. */
+export async function writeDescriptor(
+  outDir: string,
+  facts: RemoteFacts,
+): Promise<RemoteDescriptor> {
+  const descriptor = buildDescriptor(facts, await hashFiles(outDir))
+  await writeFile(path.join(outDir, DESCRIPTOR_FILE), `${JSON.stringify(descriptor, null, 2)}\n`)
+  return descriptor
+}
+
+/**
+ * Vite plugin: after every file of the build is on disk, writes the remote's descriptor. It runs
+ * last so that the hashes cover the bytes other plugins wrote, and fails the build when the
+ * descriptor would be invalid.
+ */
+export function descriptorPlugin(facts: RemoteFacts): Plugin {
+  let outDir = ''
+  return {
+    name: 'tessera:descriptor',
+    apply: 'build',
+    configResolved(config) {
+      outDir = path.resolve(config.root, config.build.outDir)
+    },
+    writeBundle: {
+      order: 'post',
+      sequential: true,
+      async handler() {
+        try {
+          await writeDescriptor(outDir, facts)
+        } catch (error) {
+          this.error(error instanceof Error ? error.message : String(error))
+        }
+      },
+    },
+  }
+}
