@@ -6,5 +6,7 @@ export default defineConfig({
     include: ['src/**/*.test.ts'],
     environment: 'node',
     env: { LOG_LEVEL: 'silent' },
+    // SDK round trips against in-process stand-ins run slower when the suite shares 2 cores.
+    testTimeout: 15_000,
   },
 })

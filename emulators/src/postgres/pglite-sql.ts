@@ -1,0 +1,51 @@
+import type { PGlite, Results, Transaction } from '@electric-sql/pglite'
+import { Mutex } from './mutex.ts'
+import type { QueryResult, Sql, SqlQueryable, SqlValue } from './sql.ts'
+
+/** The PGlite executor; exposes the instance and its lock for the Kysely driver and tests. */
+export interface PgliteSql extends Sql {
+  readonly kind: 'pglite'
+  readonly pglite: PGlite
+  /** Held by every statement, transaction and connection lease. */
+  readonly mutex: Mutex
+}
+
+function toResult<T>(result: Results<T>): QueryResult<T> {
+  return {
+    rows: result.rows,
+    rowCount: result.rowCount ?? result.affectedRows ?? result.rows.length,
+  }
+}
+
+function queryable(target: PGlite | Transaction): SqlQueryable {
+  return {
+    async query<T>(text: string, params: readonly SqlValue[] = []) {
+      return toResult(await target.query<T>(text, [...params]))
+    },
+    async exec(text: string) {
+      await target.exec(text)
+    },
+  }
+}
+
+/**
+ * Wraps one PGlite instance. PGlite is a single Postgres session: a statement sent while another
+ * caller's transaction is open would run inside that transaction. So every statement and every
+ * transaction takes one FIFO lock; callers never interleave.
+ */
+export function createPgliteSql(pglite: PGlite): PgliteSql {
+  const mutex = new Mutex()
+  const direct = queryable(pglite)
+  return {
+    kind: 'pglite',
+    pglite,
+    mutex,
+    query: (text, params) => mutex.run(() => direct.query(text, params)),
+    exec: (text) => mutex.run(() => direct.exec(text)),
+    transaction: (fn) => mutex.run(() => pglite.transaction((tx) => fn(queryable(tx)))),
+    close: () =>
+      mutex.run(async () => {
+        if (!pglite.closed) await pglite.close()
+      }),
+  }
+}
