@@ -1,0 +1,43 @@
+import { mkdirSync, writeFileSync } from 'node:fs'
+import path from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+}
+
+export function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b)
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!
+}
+
+/** Prints a Markdown table and saves it with the raw numbers under bench/results/. */
+export function report(name: string, header: string[], rows: string[][], raw: unknown): string {
+  const lines = [
+    `| ${header.join(' | ')} |`,
+    `| ${header.map(() => '---').join(' | ')} |`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ]
+  const table = lines.join('\n')
+  const dir = path.join(repoRoot, 'bench/results')
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(path.join(dir, `${name}.md`), table + '\n')
+  writeFileSync(path.join(dir, `${name}.json`), JSON.stringify(raw, null, 2) + '\n')
+  console.log(`\n${name}\n${table}\n`)
+  return table
+}
+
+export const chromiumArgs = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]

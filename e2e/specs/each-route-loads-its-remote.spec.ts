@@ -1,0 +1,21 @@
+import { expect, remotes, test } from '../support/fixtures.ts'
+
+for (const remote of remotes) {
+  test(`a visitor who opens ${remote.path} sees the ${remote.name} remote, its version and the theme`, async ({
+    page,
+    pageErrors,
+  }) => {
+    await page.goto('/')
+    await page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link', { name: remote.label })
+      .click()
+    await expect(page).toHaveURL(new RegExp(`${remote.path}$`))
+    const outlet = page.locator(`main [data-tessera-remote="${remote.name}"]`)
+    await expect(outlet.getByRole('heading', { level: 1 })).toBeVisible()
+    await expect(outlet).toContainText(remote.name)
+    await expect(outlet).toContainText('1.0.0')
+    await expect(outlet).toContainText('--tessera-color-accent')
+    expect(pageErrors).toEqual([])
+  })
+}

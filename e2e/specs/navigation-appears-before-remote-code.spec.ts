@@ -1,0 +1,40 @@
+import { e2eStack } from '../support/stack.ts'
+import { expect, recordRemoteScripts, remotes, test } from '../support/fixtures.ts'
+
+test('a visitor sees all three navigation items before any remote code is requested', async ({
+  page,
+  pageErrors,
+}) => {
+  let navCountAtFirstRemoteRequest: Promise<number> | null = null
+  await page.route(`${e2eStack.cdnUrl}/**`, async (route) => {
+    // The first request to the cdn is held until the nav has been counted.
+    navCountAtFirstRemoteRequest ??= page
+      .getByRole('navigation', { name: 'Main' })
+      .getByRole('link')
+      .count()
+    await navCountAtFirstRemoteRequest
+    await route.continue()
+  })
+  await page.goto('/assistant')
+  const nav = page.getByRole('navigation', { name: 'Main' })
+  for (const remote of remotes)
+    await expect(nav.getByRole('link', { name: remote.label })).toBeVisible()
+  await expect(
+    page.locator('[data-tessera-remote="ai"]').getByRole('heading', { level: 1 }),
+  ).toBeVisible()
+  expect(await navCountAtFirstRemoteRequest).toBe(3)
+  expect(pageErrors).toEqual([])
+})
+
+test('a route fetches only the remotes it shows: its own and the header slots', async ({
+  page,
+}) => {
+  const scripts = recordRemoteScripts(page)
+  await page.goto('/billing')
+  await expect(
+    page.locator('[data-tessera-remote="billing"]').getByRole('heading', { level: 1 }),
+  ).toBeVisible()
+  const remotesFetched = new Set(scripts.map((url) => new URL(url).pathname.split('/')[1]))
+  // auth and billing fill the header.end slot, so they load on every page; the assistant does not.
+  expect([...remotesFetched].sort()).toEqual(['auth', 'billing'])
+})

@@ -1,0 +1,231 @@
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { definePlugin, type RegistrySnapshot, type SnapshotRemote } from '@tessera/contracts'
+import type { EventSourceLike } from '../lib/platform/live-events.ts'
+import type { RemoteEntryRef } from '../features/remotes/remote-load-error.ts'
+import { App } from './app.tsx'
+import { createKernel } from './kernel.ts'
+
+// The federation module must never be reached from these tests: the loader is injected.
+vi.mock('../features/remotes/federation.ts', () => {
+  throw new Error('federation.ts must not be imported by the app under test')
+})
+
+const remote = (
+  name: string,
+  basePath: string,
+  label: string,
+  order: number,
+  slots: SnapshotRemote['slots'] = [],
+): SnapshotRemote => ({
+  name,
+  version: '1.0.0',
+  entryUrl: `http://cdn.test/${name}/1.0.0/assets/remoteEntry.js`,
+  contract: 1,
+  basePath,
+  nav: { label, order },
+  slots,
+  previous: null,
+})
+
+const snapshotOf = (
+  remotes: SnapshotRemote[],
+  diagnostics: RegistrySnapshot['diagnostics'] = [],
+): RegistrySnapshot => ({
+  generatedAt: '2025-01-01T00:00:00.000Z',
+  remotes,
+  diagnostics,
+})
+
+const navOnly = snapshotOf([
+  remote('billing', '/billing', 'Billing', 20),
+  remote('auth', '/auth', 'Account', 30),
+  remote('ai', '/assistant', 'Assistant', 10),
+])
+
+const withSlots = snapshotOf([
+  remote('billing', '/billing', 'Billing', 20, ['header.end']),
+  remote('auth', '/auth', 'Account', 30, ['header.end']),
+  remote('ai', '/assistant', 'Assistant', 10),
+])
+
+const pagePlugin = (name: string) =>
+  definePlugin({
+    name,
+    contract: 1,
+    routes: {
+      mount: (el, platform) => {
+        el.innerHTML = `<h1>${platform.remote.name} page</h1>`
+        return () => undefined
+      },
+    },
+    slots: {
+      'header.end': (el) => {
+        el.textContent = `${name} slot`
+        return () => undefined
+      },
+    },
+  })
+
+const silentEventSource = (): EventSourceLike => ({
+  readyState: 0,
+  onopen: null,
+  onerror: null,
+  addEventListener: () => undefined,
+  close: () => undefined,
+})
+
+function boot(path: string, answers: Array<() => Response>) {
+  window.history.replaceState(null, '', path)
+  const requests: string[] = []
+  const loadModule = vi.fn(async (ref: RemoteEntryRef) => pagePlugin(ref.name))
+  let snapshotCalls = 0
+  const kernel = createKernel({
+    window,
+    loadModule,
+    createEventSource: silentEventSource,
+    fetchImpl: async (url) => {
+      const { pathname } = new URL(url)
+      requests.push(pathname)
+      if (pathname === '/api/remotes') {
+        const answer = answers[Math.min(snapshotCalls, answers.length - 1)]
+        snapshotCalls += 1
+        if (!answer) throw new Error('no answer configured')
+        return answer()
+      }
+      if (pathname === '/api/me') {
+        return Response.json(
+          {
+            error: {
+              code: 'not_found',
+              message: 'There is nothing at this address.',
+              requestId: 'r1',
+            },
+          },
+          { status: 404 },
+        )
+      }
+      return Response.json({ accepted: true }, { status: 202 })
+    },
+  })
+  render(<App kernel={kernel} showDiagnostics />)
+  return { kernel, loadModule, requests }
+}
+
+describe('App', () => {
+  beforeEach(() => {
+    vi.spyOn(console, 'warn').mockImplementation(() => undefined)
+  })
+  afterEach(() => {
+    cleanup()
+  })
+
+  it('draws the navigation from the snapshot without loading any remote code', async () => {
+    const { loadModule, requests } = boot('/nowhere', [() => Response.json(navOnly)])
+    const nav = await screen.findByRole('navigation', { name: 'Main' })
+    const links = within(nav).getAllByRole('link')
+    expect(links.map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Assistant', '/assistant'],
+      ['Billing', '/billing'],
+      ['Account', '/auth'],
+    ])
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeTruthy()
+    expect(requests[0]).toBe('/api/remotes')
+    expect(loadModule).not.toHaveBeenCalled()
+  })
+
+  it('loads the header slots at boot and a route only when it is shown', async () => {
+    const { loadModule } = boot('/billing', [() => Response.json(withSlots)])
+    expect(await screen.findByRole('heading', { name: 'billing page' })).toBeTruthy()
+    expect(await screen.findByText('auth slot')).toBeTruthy()
+    expect(await screen.findByText('billing slot')).toBeTruthy()
+    const loaded = loadModule.mock.calls.map(([ref]) => ref.name).sort()
+    // billing's route and slot share one load; the assistant is not shown, so it is not loaded.
+    expect(loaded).toEqual(['auth', 'billing'])
+  })
+
+  it('redirects / to the first navigation item and marks it current', async () => {
+    const { kernel } = boot('/', [() => Response.json(navOnly)])
+    expect(await screen.findByRole('heading', { name: 'ai page' })).toBeTruthy()
+    expect(kernel.router.current().pathname).toBe('/assistant')
+    const nav = screen.getByRole('navigation', { name: 'Main' })
+    expect(within(nav).getByRole('link', { name: 'Assistant' }).getAttribute('aria-current')).toBe(
+      'page',
+    )
+    expect(document.title).toBe('Assistant · Tessera')
+  })
+
+  it('moves to another remote when a navigation link is clicked', async () => {
+    const { kernel } = boot('/assistant', [() => Response.json(navOnly)])
+    const nav = await screen.findByRole('navigation', { name: 'Main' })
+    fireEvent.click(within(nav).getByRole('link', { name: 'Billing' }))
+    expect(await screen.findByRole('heading', { name: 'billing page' })).toBeTruthy()
+    expect(kernel.router.current().pathname).toBe('/billing')
+    expect(within(nav).getByRole('link', { name: 'Billing' }).getAttribute('aria-current')).toBe(
+      'page',
+    )
+    expect(
+      within(nav).getByRole('link', { name: 'Assistant' }).getAttribute('aria-current'),
+    ).toBeNull()
+  })
+
+  it('shows a full-page error when the snapshot cannot be had, and recovers with Try again', async () => {
+    boot('/assistant', [
+      () =>
+        Response.json(
+          {
+            error: {
+              code: 'upstream_unavailable',
+              message: 'A service we depend on is not answering.',
+              requestId: 'r',
+            },
+          },
+          { status: 503 },
+        ),
+      () => Response.json(navOnly),
+    ])
+    expect(await screen.findByRole('heading', { name: 'Tessera could not start' })).toBeTruthy()
+    expect(screen.getByText('upstream_unavailable')).toBeTruthy()
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }))
+    expect(await screen.findByRole('navigation', { name: 'Main' })).toBeTruthy()
+  })
+
+  it('treats a snapshot that breaks the contract as a boot failure', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined)
+    boot('/assistant', [() => Response.json({ remotes: 'nope' })])
+    expect(await screen.findByText(/sent a list of apps we could not read/)).toBeTruthy()
+  })
+
+  it('shows snapshot diagnostics in development builds', async () => {
+    boot('/nowhere', [
+      () =>
+        Response.json(
+          snapshotOf(navOnly.remotes, [{ remote: 'broken', message: 'entryUrl is not a URL' }]),
+        ),
+    ])
+    const aside = await screen.findByRole('complementary', { name: 'Registry diagnostics' })
+    expect(aside.textContent).toContain('entryUrl is not a URL')
+  })
+
+  it('collapses the navigation behind a menu button that says whether it is open', async () => {
+    boot('/nowhere', [() => Response.json(navOnly)])
+    const button = await screen.findByRole('button', { name: 'Menu' })
+    const nav = screen.getByRole('navigation', { name: 'Main' })
+    expect(button.getAttribute('aria-expanded')).toBe('false')
+    expect(button.getAttribute('aria-controls')).toBe(nav.id)
+    fireEvent.click(button)
+    expect(button.getAttribute('aria-expanded')).toBe('true')
+    expect(nav.getAttribute('data-open')).toBe('true')
+    fireEvent.keyDown(document, { key: 'Escape' })
+    await waitFor(() => expect(button.getAttribute('aria-expanded')).toBe('false'))
+  })
+
+  it('switches the theme from the header', async () => {
+    const { kernel } = boot('/nowhere', [() => Response.json(navOnly)])
+    const before = kernel.theme.current()
+    const toggle = await screen.findByRole('button', { name: /Switch to (dark|light) theme/ })
+    fireEvent.click(toggle)
+    expect(kernel.theme.current()).not.toBe(before)
+    expect(document.documentElement.dataset.theme).toBe(kernel.theme.current())
+  })
+})

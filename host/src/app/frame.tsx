@@ -1,0 +1,191 @@
+import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import type { LiveEventStatus, RegistrySnapshot } from '@tessera/contracts'
+import { MainNav } from '../features/navigation/main-nav.tsx'
+import { remoteLabel } from '../features/remotes/loader.ts'
+import { RemoteOutlet } from '../features/remotes/remote-outlet.tsx'
+import { ThemeToggle } from '../features/theme/theme-toggle.tsx'
+import { ToastRegion } from '../features/toasts/toast-region.tsx'
+import { interceptPluginLinks, isPlainLeftClick } from '../lib/router/links.ts'
+import { matchRoute, navRemotes } from '../lib/router/match-route.ts'
+import { NotFoundPage } from './not-found-page.tsx'
+import type { Kernel } from './kernel.ts'
+
+const SLOT_TARGET = { kind: 'slot', slot: 'header.end' } as const
+const ROUTE_TARGET = { kind: 'route' } as const
+
+function LiveStatus({ kernel }: { kernel: Kernel }) {
+  const status = useSyncExternalStore<LiveEventStatus>(kernel.events.onStatus, kernel.events.status)
+  if (status !== 'reconnecting') return null
+  return (
+    <p className="host-live-status" role="status">
+      <span className="host-live-status__dot" aria-hidden="true" />
+      Reconnecting…
+    </p>
+  )
+}
+
+function Diagnostics({ snapshot }: { snapshot: RegistrySnapshot }) {
+  const [open, setOpen] = useState(true)
+  if (!open || snapshot.diagnostics.length === 0) return null
+  return (
+    <aside className="host-diagnostics" aria-label="Registry diagnostics">
+      <div className="host-diagnostics__text">
+        <strong>
+          {snapshot.diagnostics.length === 1
+            ? 'One registry entry was left out'
+            : `${snapshot.diagnostics.length} registry entries were left out`}
+        </strong>{' '}
+        (shown in development builds only)
+        <ul>
+          {snapshot.diagnostics.map((diagnostic, index) => (
+            <li key={index}>
+              {diagnostic.remote && <code>{diagnostic.remote}</code>} {diagnostic.message}
+            </li>
+          ))}
+        </ul>
+      </div>
+      <button
+        type="button"
+        className="host-button host-button--quiet"
+        onClick={() => setOpen(false)}
+      >
+        Hide
+      </button>
+    </aside>
+  )
+}
+
+interface FrameProps {
+  kernel: Kernel
+  snapshot: RegistrySnapshot
+  showDiagnostics: boolean
+}
+
+/** The page frame: header with navigation and slots, the routed remote, toasts. */
+export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
+  const { router } = kernel
+  const location = useSyncExternalStore(router.subscribe, router.current)
+  const match = useMemo(
+    () => matchRoute(location.pathname, snapshot.remotes),
+    [location.pathname, snapshot.remotes],
+  )
+  const [menuOpen, setMenuOpen] = useState(false)
+  const mainRef = useRef<HTMLElement>(null)
+  const navId = useId()
+  const slotRemotes = snapshot.remotes.filter((remote) => remote.slots.includes('header.end'))
+  const homePath = navRemotes(snapshot.remotes)[0]?.basePath ?? null
+
+  useEffect(() => {
+    if (match.kind === 'redirect') router.navigate(match.to, { replace: true })
+  }, [match, router])
+
+  useEffect(() => {
+    const page =
+      match.kind === 'remote'
+        ? remoteLabel(match.remote)
+        : match.kind === 'not-found'
+          ? 'Page not found'
+          : null
+    document.title = page ? `${page} · Tessera` : 'Tessera'
+  }, [match])
+
+  useEffect(() => interceptPluginLinks(document, router), [router])
+
+  useEffect(() => {
+    if (!menuOpen) return
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') setMenuOpen(false)
+    }
+    document.addEventListener('keydown', onKey)
+    return () => document.removeEventListener('keydown', onKey)
+  }, [menuOpen])
+
+  const navigate = (to: string) => {
+    setMenuOpen(false)
+    router.navigate(to)
+    // Move focus to the new content, as a page load would, so keyboard and screen-reader users
+    // are not left on a link in the header.
+    mainRef.current?.focus({ preventScroll: true })
+    window.scrollTo({ top: 0 })
+  }
+
+  return (
+    <div className="host-frame">
+      <a className="host-skip-link" href="#host-main">
+        Skip to content
+      </a>
+      <header className="host-header">
+        <div className="host-header__inner">
+          <button
+            type="button"
+            className="host-icon-button host-menu-button"
+            aria-expanded={menuOpen}
+            aria-controls={navId}
+            onClick={() => setMenuOpen((open) => !open)}
+          >
+            <svg
+              viewBox="0 0 24 24"
+              width="20"
+              height="20"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2"
+              aria-hidden="true"
+            >
+              {menuOpen ? <path d="M6 6l12 12M18 6 6 18" /> : <path d="M4 7h16M4 12h16M4 17h16" />}
+            </svg>
+            <span className="host-visually-hidden">Menu</span>
+          </button>
+          <a
+            className="host-brand"
+            href={homePath ?? '/'}
+            onClick={(event) => {
+              if (!isPlainLeftClick(event)) return
+              event.preventDefault()
+              navigate(homePath ?? '/')
+            }}
+          >
+            <span className="host-brand__mark" aria-hidden="true" />
+            <span className="host-brand__text">Tessera</span>
+          </a>
+          <MainNav
+            id={navId}
+            remotes={snapshot.remotes}
+            pathname={location.pathname}
+            open={menuOpen}
+            onNavigate={navigate}
+          />
+          <div className="host-header__end">
+            <LiveStatus kernel={kernel} />
+            {slotRemotes.length > 0 && (
+              <div className="host-slots">
+                {slotRemotes.map((remote) => (
+                  <RemoteOutlet key={remote.name} remote={remote} target={SLOT_TARGET} />
+                ))}
+              </div>
+            )}
+            <ThemeToggle theme={kernel.theme} />
+          </div>
+        </div>
+      </header>
+      <main className="host-main" id="host-main" ref={mainRef} tabIndex={-1}>
+        {showDiagnostics && <Diagnostics snapshot={snapshot} />}
+        {match.kind === 'remote' && (
+          <RemoteOutlet key={match.remote.name} remote={match.remote} target={ROUTE_TARGET} />
+        )}
+        {match.kind === 'not-found' && (
+          <NotFoundPage pathname={match.pathname} homePath={homePath} onNavigate={navigate} />
+        )}
+        {match.kind === 'empty' && (
+          <section className="host-page-message">
+            <h1 className="host-page-message__title">Nothing to show yet</h1>
+            <p className="host-page-message__body">
+              No apps are available right now. Try again in a minute, or ask your administrator.
+            </p>
+          </section>
+        )}
+      </main>
+      <ToastRegion notices={kernel.notices} />
+    </div>
+  )
+}

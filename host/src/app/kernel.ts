@@ -1,0 +1,163 @@
+import {
+  CONTRACT_MAJOR,
+  type Platform,
+  type PlatformApi,
+  type SnapshotRemote,
+} from '@tessera/contracts'
+import { createRemoteLoader } from '../features/remotes/loader.ts'
+import type { RemoteEntryRef } from '../features/remotes/remote-load-error.ts'
+import type { MountedPlatform, RemotesRuntime } from '../features/remotes/remotes-context.tsx'
+import { createRemoteErrorReporter } from '../features/remotes/telemetry.ts'
+import { env } from '../lib/env.ts'
+import { createApi } from '../lib/platform/api.ts'
+import { createBffClient, type BffClient } from '../lib/platform/bff-client.ts'
+import {
+  createLiveEvents,
+  type EventSourceFactory,
+  type LiveEvents,
+} from '../lib/platform/live-events.ts'
+import { createNoticeStore, type NoticeStore } from '../lib/platform/notices.ts'
+import { createSessionStore, meSessionSource, type SessionStore } from '../lib/platform/session.ts'
+import { createThemeStore, type ThemeStore } from '../lib/platform/theme.ts'
+import { subPathOf } from '../lib/router/match-route.ts'
+import { createRouter, type Router } from '../lib/router/router.ts'
+
+/** Everything the frame and the plugins share for the lifetime of the page. */
+export interface Kernel {
+  router: Router
+  api: PlatformApi
+  client: BffClient
+  events: LiveEvents
+  session: SessionStore
+  theme: ThemeStore
+  notices: NoticeStore
+  remotes: RemotesRuntime
+}
+
+export interface KernelOptions {
+  window: Window
+  /** Loads a remote's `./plugin` (federation.ts in the app; a fake in tests). */
+  loadModule(ref: RemoteEntryRef): Promise<unknown>
+  fetchImpl?: (input: string, init?: RequestInit) => Promise<Response>
+  createEventSource?: EventSourceFactory
+}
+
+function safeStorage(win: Window): Storage | null {
+  try {
+    return win.localStorage
+  } catch (error) {
+    console.warn('localStorage is not available; the theme choice will not be remembered', error)
+    return null
+  }
+}
+
+/** Builds the platform kernel once at boot. */
+export function createKernel({
+  window: win,
+  loadModule,
+  fetchImpl,
+  createEventSource,
+}: KernelOptions): Kernel {
+  const router = createRouter(win)
+  const api = createApi({ baseUrl: win.location.origin, ...(fetchImpl ? { fetchImpl } : {}) })
+  const client = createBffClient(api)
+  const events = createLiveEvents({
+    url: '/api/events',
+    // The BFF greets each connection with it; plugins mount later and should see it too.
+    replayTypes: ['connection.opened'],
+    ...(createEventSource ? { createEventSource } : {}),
+  })
+  const session = createSessionStore({ source: meSessionSource(api), events })
+  const theme = createThemeStore({
+    root: win.document.documentElement,
+    storage: safeStorage(win),
+    matchMedia: typeof win.matchMedia === 'function' ? (query) => win.matchMedia(query) : null,
+  })
+  const notices = createNoticeStore()
+  const report = createRemoteErrorReporter({ client })
+  const loader = createRemoteLoader({
+    loadModule,
+    report,
+    timeoutMs: env.remoteTimeoutMs,
+    retryDelayMs: env.remoteRetryDelayMs,
+  })
+
+  /**
+   * A platform for one mount. Every subscription made through it is dropped when the plugin
+   * unmounts, so a plugin that forgets to unsubscribe does not leak listeners into the page.
+   */
+  function platformFor(remote: SnapshotRemote, version: string): MountedPlatform {
+    const subscriptions = new Set<() => void>()
+    const track = (unsubscribe: () => void): (() => void) => {
+      subscriptions.add(unsubscribe)
+      return () => {
+        subscriptions.delete(unsubscribe)
+        unsubscribe()
+      }
+    }
+    const currentSubPath = (): string =>
+      subPathOf(router.current().pathname, remote.basePath) ?? '/'
+    const platform: Platform = Object.freeze({
+      contract: CONTRACT_MAJOR,
+      remote: Object.freeze({ name: remote.name, version }),
+      basePath: remote.basePath,
+      route: Object.freeze({
+        current: currentSubPath,
+        subscribe(listener: (path: string) => void) {
+          let last = currentSubPath()
+          return track(
+            router.subscribe((location) => {
+              const next = subPathOf(location.pathname, remote.basePath)
+              if (next !== null && next !== last) {
+                last = next
+                listener(next)
+              }
+            }),
+          )
+        },
+      }),
+      navigate: (to: string, options?: { replace?: boolean }) => router.navigate(to, options),
+      api,
+      events: Object.freeze({
+        subscribe: (type: string, listener: Parameters<LiveEvents['subscribe']>[1]) =>
+          track(events.subscribe(type, listener)),
+        status: () => events.status(),
+        onStatus: (listener: Parameters<LiveEvents['onStatus']>[0]) =>
+          track(events.onStatus(listener)),
+      }),
+      session: Object.freeze({
+        current: () => session.current(),
+        subscribe: (listener: Parameters<SessionStore['subscribe']>[0]) =>
+          track(session.subscribe(listener)),
+        refresh: () => session.refresh(),
+      }),
+      notify: (notice: Parameters<Platform['notify']>[0]) => {
+        notices.notify(notice, remote.name)
+      },
+      theme: Object.freeze({
+        current: () => theme.current(),
+        subscribe: (listener: Parameters<ThemeStore['subscribe']>[0]) =>
+          track(theme.subscribe(listener)),
+        tokens: theme.tokens,
+      }),
+    })
+    return {
+      platform,
+      dispose() {
+        for (const unsubscribe of [...subscriptions]) unsubscribe()
+        subscriptions.clear()
+      },
+    }
+  }
+
+  return {
+    router,
+    api,
+    client,
+    events,
+    session,
+    theme,
+    notices,
+    remotes: { loader, platformFor, report },
+  }
+}

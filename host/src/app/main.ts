@@ -1,0 +1,15 @@
+import { loadRemotePlugin } from '../features/remotes/federation.ts'
+import { env } from '../lib/env.ts'
+import { createKernel } from './kernel.ts'
+import { renderApp } from './render.tsx'
+import { fetchSnapshot } from './snapshot.ts'
+import './app.css'
+
+const kernel = createKernel({ window, loadModule: loadRemotePlugin })
+// Tokens go on before the first render so the frame never paints in the wrong colours.
+kernel.theme.apply()
+
+// The snapshot request goes out before React renders (index.html preloads it, too); the app
+// shows the boot error for this same promise if it fails.
+const snapshot = fetchSnapshot(kernel.client)
+renderApp(kernel, { initialSnapshot: snapshot, showDiagnostics: env.dev })

@@ -1,0 +1,22 @@
+import type { RemoteErrorStage } from '@tessera/contracts'
+
+/** A failure to load a remote, tagged with the stage it happened in for telemetry and the card. */
+export class RemoteLoadError extends Error {
+  readonly stage: RemoteErrorStage
+  /** Why, in a word the fallback card can turn into a sentence. */
+  readonly reason: 'timeout' | 'unreachable' | 'invalid' | 'contract' | 'crashed'
+
+  constructor(stage: RemoteErrorStage, reason: RemoteLoadError['reason'], message: string) {
+    super(message)
+    this.name = 'RemoteLoadError'
+    this.stage = stage
+    this.reason = reason
+  }
+}
+
+/** What a remote's entry is known by: one federation registration per (name, version, url). */
+export interface RemoteEntryRef {
+  name: string
+  version: string
+  entryUrl: string
+}

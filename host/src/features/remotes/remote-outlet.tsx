@@ -1,0 +1,241 @@
+import { Component, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react'
+import type { MountFn, SlotName, SnapshotRemote, Unmount } from '@tessera/contracts'
+import { FallbackCard } from './fallback-card.tsx'
+import { remoteLabel, type RemoteFailure } from './loader.ts'
+import { useRemotesRuntime } from './remotes-context.tsx'
+
+export type OutletTarget = { kind: 'route' } | { kind: 'slot'; slot: SlotName }
+
+type OutletState =
+  | { status: 'loading' }
+  | { status: 'loaded'; version: string }
+  | { status: 'failed'; failure: RemoteFailure; version: string }
+
+interface RemoteOutletProps {
+  remote: SnapshotRemote
+  target: OutletTarget
+}
+
+function describeTarget(target: OutletTarget): string {
+  return target.kind === 'route' ? 'a page' : `the ${target.slot} slot`
+}
+
+function mountFnFor(
+  plugin: { routes?: { mount: MountFn }; slots?: Partial<Record<SlotName, MountFn>> },
+  target: OutletTarget,
+): MountFn | null {
+  const mount = target.kind === 'route' ? plugin.routes?.mount : plugin.slots?.[target.slot]
+  return typeof mount === 'function' ? mount : null
+}
+
+/**
+ * Shows one remote in one place (its page, or a slot in the frame). It loads the plugin when it is
+ * first shown, mounts it into an element of its own, and unmounts it when it goes away. The
+ * plugin renders with its own root, so whatever it does inside cannot unmount the host.
+ */
+function RemoteOutletInner({
+  remote,
+  target,
+  onRetry,
+}: RemoteOutletProps & { onRetry: () => void }) {
+  const runtime = useRemotesRuntime()
+  const containerRef = useRef<HTMLDivElement>(null)
+  const [state, setState] = useState<OutletState>({ status: 'loading' })
+  const label = remoteLabel(remote)
+  const slot = target.kind === 'slot' ? target.slot : null
+
+  useEffect(() => {
+    const outletTarget: OutletTarget = slot === null ? { kind: 'route' } : { kind: 'slot', slot }
+    let cancelled = false
+    let unmount: Unmount | null = null
+    let dispose: (() => void) | null = null
+    setState({ status: 'loading' })
+
+    void runtime.loader.load(remote).then((outcome) => {
+      if (cancelled) return
+      if (!outcome.ok) {
+        setState({ status: 'failed', failure: outcome.failure, version: remote.version })
+        return
+      }
+      const mount = mountFnFor(outcome.plugin, outletTarget)
+      const element = containerRef.current
+      if (!mount || !element) {
+        const message = `${remote.name}@${outcome.version} does not provide ${describeTarget(outletTarget)}`
+        runtime.report({
+          remote: remote.name,
+          version: outcome.version,
+          stage: 'plugin',
+          message,
+          fellBack: true,
+        })
+        setState({
+          status: 'failed',
+          version: outcome.version,
+          failure: {
+            stage: 'plugin',
+            reason: 'invalid',
+            message,
+            sentence: null,
+            triedPrevious: false,
+          },
+        })
+        return
+      }
+      const mounted = runtime.platformFor(remote, outcome.version)
+      try {
+        const result = mount(element, mounted.platform)
+        unmount = typeof result === 'function' ? result : null
+        dispose = mounted.dispose
+        setState({ status: 'loaded', version: outcome.version })
+      } catch (error) {
+        mounted.dispose()
+        element.replaceChildren()
+        const message = error instanceof Error ? error.message : String(error)
+        console.error(`Remote ${remote.name}@${outcome.version} threw while mounting`, error)
+        runtime.report({
+          remote: remote.name,
+          version: outcome.version,
+          stage: 'mount',
+          message,
+          fellBack: true,
+        })
+        setState({
+          status: 'failed',
+          version: outcome.version,
+          failure: {
+            stage: 'mount',
+            reason: 'crashed',
+            message,
+            sentence: null,
+            triedPrevious: false,
+          },
+        })
+      }
+    })
+
+    return () => {
+      cancelled = true
+      try {
+        unmount?.()
+      } catch (error) {
+        // A plugin that fails to clean up must not break navigation away from it.
+        console.error(`Remote ${remote.name} threw while unmounting`, error)
+      }
+      dispose?.()
+    }
+  }, [runtime, remote, slot])
+
+  const isSlot = target.kind === 'slot'
+  return (
+    <div
+      className={isSlot ? 'host-outlet host-outlet--slot' : 'host-outlet host-outlet--route'}
+      aria-busy={state.status === 'loading'}
+    >
+      <div
+        ref={containerRef}
+        className="host-outlet__remote"
+        data-tessera-remote={remote.name}
+        hidden={state.status !== 'loaded'}
+      />
+      <div className="host-outlet__status" aria-live="polite">
+        {state.status === 'loading' &&
+          (isSlot ? (
+            <span className="host-slot-skeleton">
+              <span className="host-visually-hidden">Loading {label}…</span>
+            </span>
+          ) : (
+            <div className="host-loading">
+              <span className="host-spinner" aria-hidden="true" />
+              <span>Loading {label}…</span>
+            </div>
+          ))}
+        {state.status === 'failed' &&
+          (isSlot ? (
+            <button
+              type="button"
+              className="host-slot-failed"
+              onClick={onRetry}
+              title={`${label} could not load. Select to try again.`}
+            >
+              <span aria-hidden="true">!</span>
+              <span className="host-visually-hidden">{label} could not load. Try again</span>
+            </button>
+          ) : (
+            <FallbackCard
+              label={label}
+              version={state.version}
+              failure={state.failure}
+              onRetry={onRetry}
+            />
+          ))}
+      </div>
+    </div>
+  )
+}
+
+interface BoundaryProps {
+  remote: SnapshotRemote
+  onError: (error: Error) => void
+  children: ReactNode
+  fallback: (error: Error) => ReactNode
+}
+
+/** Catches a render error of the outlet itself, so even a host bug here leaves the frame up. */
+class OutletErrorBoundary extends Component<BoundaryProps, { error: Error | null }> {
+  override state: { error: Error | null } = { error: null }
+
+  static getDerivedStateFromError(error: Error): { error: Error } {
+    return { error }
+  }
+
+  override componentDidCatch(error: Error, info: ErrorInfo): void {
+    console.error(`The outlet for ${this.props.remote.name} crashed`, error, info.componentStack)
+    this.props.onError(error)
+  }
+
+  override render(): ReactNode {
+    if (this.state.error) return this.props.fallback(this.state.error)
+    return this.props.children
+  }
+}
+
+/** A remote's page or slot, with loading, fallback and retry. */
+export function RemoteOutlet({ remote, target }: RemoteOutletProps) {
+  const runtime = useRemotesRuntime()
+  const [attempt, setAttempt] = useState(0)
+  // A retry remounts the whole outlet: fresh state, a fresh element, the loader asked again.
+  const retry = () => setAttempt((n) => n + 1)
+  return (
+    <OutletErrorBoundary
+      key={attempt}
+      remote={remote}
+      onError={(error) =>
+        runtime.report({
+          remote: remote.name,
+          version: remote.version,
+          stage: 'runtime',
+          message: error.message,
+          fellBack: true,
+        })
+      }
+      fallback={(error) =>
+        target.kind === 'slot' ? null : (
+          <FallbackCard
+            label={remoteLabel(remote)}
+            version={remote.version}
+            failure={{
+              stage: 'runtime',
+              reason: 'crashed',
+              message: error.message,
+              sentence: null,
+              triedPrevious: false,
+            }}
+            onRetry={retry}
+          />
+        )
+      }
+    >
+      <RemoteOutletInner remote={remote} target={target} onRetry={retry} />
+    </OutletErrorBoundary>
+  )
+}

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import type { SnapshotRemote } from '@tessera/contracts'
+import { matchRoute, navRemotes, subPathOf } from './match-route.ts'
+
+const remote = (name: string, basePath: string, order: number | null): SnapshotRemote => ({
+  name,
+  version: '1.0.0',
+  entryUrl: `http://cdn.test/${name}/1.0.0/assets/remoteEntry.js`,
+  contract: 1,
+  basePath,
+  nav: order === null ? null : { label: name, order },
+  slots: [],
+  previous: null,
+})
+
+const remotes = [
+  remote('billing', '/billing', 20),
+  remote('auth', '/auth', 30),
+  remote('ai', '/assistant', 10),
+]
+
+describe('matchRoute', () => {
+  it('redirects / to the first navigation item', () => {
+    expect(matchRoute('/', remotes)).toEqual({ kind: 'redirect', to: '/assistant' })
+  })
+
+  it('gives a path to the remote whose base path owns it, with the path below it', () => {
+    expect(matchRoute('/billing/plans/pro', remotes)).toMatchObject({
+      kind: 'remote',
+      remote: { name: 'billing' },
+      subPath: '/plans/pro',
+    })
+    expect(matchRoute('/billing/', remotes)).toMatchObject({ kind: 'remote', subPath: '/' })
+  })
+
+  it('does not let a base path own a longer segment that merely starts with it', () => {
+    expect(matchRoute('/billingx', remotes)).toEqual({ kind: 'not-found', pathname: '/billingx' })
+  })
+
+  it('reports an empty app when no remote is in the navigation', () => {
+    expect(matchRoute('/', [remote('auth', '/auth', null)])).toEqual({ kind: 'empty' })
+  })
+})
+
+describe('navRemotes', () => {
+  it('orders by nav.order and leaves out remotes without a nav entry', () => {
+    const names = navRemotes([...remotes, remote('hidden', '/hidden', null)]).map((r) => r.name)
+    expect(names).toEqual(['ai', 'billing', 'auth'])
+  })
+})
+
+describe('subPathOf', () => {
+  it('answers null outside the base path', () => {
+    expect(subPathOf('/auth/profile', '/billing')).toBeNull()
+    expect(subPathOf('/auth/profile', '/auth')).toBe('/profile')
+  })
+})

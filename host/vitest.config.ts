@@ -1,0 +1,13 @@
+import react from '@vitejs/plugin-react'
+import { defineConfig } from 'vitest/config'
+
+// Unit tests run in happy-dom; nothing here needs the federation plugin (the loader is injected).
+export default defineConfig({
+  plugins: [react()],
+  test: {
+    name: 'host',
+    environment: 'happy-dom',
+    include: ['src/**/*.test.{ts,tsx}'],
+    restoreMocks: true,
+  },
+})

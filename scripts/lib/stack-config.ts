@@ -1,0 +1,26 @@
+import { z } from 'zod'
+
+/**
+ * The settings of the local stack scripts (`npm start`, `npm run dev`, the e2e and bench
+ * harnesses). Parsed once from the environment; every deployable has its own env.ts besides.
+ */
+const schema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
+  CDN_PORT: z.coerce.number().int().min(0).max(65535).default(8788),
+  DEV_PORT: z.coerce.number().int().min(0).max(65535).default(5173),
+  TESSERA_DATA_DIR: z.string().min(1).default('.tessera'),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+})
+
+export type StackConfig = z.infer<typeof schema>
+
+export function readStackConfig(
+  source: Record<string, string | undefined> = process.env,
+): StackConfig {
+  const parsed = schema.safeParse(source)
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join(', ')
+    throw new Error(`Invalid stack environment: ${problems}`)
+  }
+  return parsed.data
+}
