@@ -3,6 +3,8 @@
 set -euo pipefail
 need=()
 [ -x /usr/bin/chromium ] || need+=(chromium)
+# A PostgreSQL server: the BFF and stand-in suites run once more against it (DATABASE_URL path).
+compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || need+=(postgresql)
 if [ ${#need[@]} -gt 0 ]; then
   echo "installing from Debian: ${need[*]}"
   if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { run } from './lib/build.ts'
 import { repoRoot } from './lib/paths.ts'
+import { startPostgresServer } from './lib/postgres-server.ts'
 
 const reports = path.join(repoRoot, '.tessera/reports')
 rmSync(reports, { recursive: true, force: true })
@@ -28,6 +29,31 @@ const steps: Array<[string, () => Promise<void>]> = [
       ]),
   ],
   [
+    'database suites again, on a PostgreSQL server (bff, emulators)',
+    async () => {
+      const server = startPostgresServer()
+      try {
+        await run(
+          'npx',
+          [
+            'vitest',
+            'run',
+            '--project',
+            'bff',
+            '--project',
+            'emulators',
+            '--reporter=default',
+            '--reporter=json',
+            `--outputFile.json=${path.join(reports, 'vitest-postgres.json')}`,
+          ],
+          { env: { TESSERA_TEST_DATABASE_URL: server.url } },
+        )
+      } finally {
+        server.stop()
+      }
+    },
+  ],
+  [
     'end-to-end tests (playwright, chromium)',
     () =>
       run('npm', ['test', '-w', 'e2e'], {
@@ -39,8 +65,9 @@ const steps: Array<[string, () => Promise<void>]> = [
 function counts(): { passed: number; failed: number } {
   let passed = 0
   let failed = 0
-  const vitest = path.join(reports, 'vitest.json')
-  if (existsSync(vitest)) {
+  for (const name of ['vitest.json', 'vitest-postgres.json']) {
+    const vitest = path.join(reports, name)
+    if (!existsSync(vitest)) continue
     const r = JSON.parse(readFileSync(vitest, 'utf8')) as {
       numPassedTests: number
       numFailedTests: number

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { remoteDescriptorSchema } from './descriptor.ts'
+import { registrySnapshotSchema } from './snapshot.ts'
+
+const descriptor = {
+  name: 'billing',
+  version: '1.2.3',
+  contract: 1,
+  basePath: '/billing',
+  nav: { label: 'Billing', order: 20 },
+  slots: ['header.end'],
+  entry: 'assets/remoteEntry.js',
+  shared: { react: '19.3.1', 'react-dom': '19.3.1' },
+  files: [{ path: 'assets/remoteEntry.js', sha256: 'a'.repeat(64), bytes: 1580 }],
+  builtAt: '2026-11-21T00:00:00.000Z',
+}
+
+describe('remote descriptors and snapshots', () => {
+  it('accept a well-formed descriptor', () => {
+    expect(remoteDescriptorSchema.parse(descriptor)).toEqual(descriptor)
+  })
+
+  it.each([
+    ['an upper-case name', { name: 'Billing' }],
+    ['a version that is not semver', { version: 'v1' }],
+    ['a base path with two segments', { basePath: '/billing/plans' }],
+    ['an unknown slot', { slots: ['footer'] }],
+    ['a file hash that is not sha256', { files: [{ path: 'a.js', sha256: 'abc', bytes: 1 }] }],
+  ])('refuse a descriptor with %s', (_what, change) => {
+    expect(remoteDescriptorSchema.safeParse({ ...descriptor, ...change }).success).toBe(false)
+  })
+
+  it('accept a snapshot whose remotes name their previous good version', () => {
+    const snapshot = {
+      generatedAt: '2026-11-21T00:00:00.000Z',
+      remotes: [
+        {
+          name: 'billing',
+          version: '1.1.0',
+          entryUrl: 'http://localhost:8788/billing/1.1.0/assets/remoteEntry.js',
+          contract: 1,
+          basePath: '/billing',
+          nav: null,
+          slots: [],
+          previous: {
+            version: '1.0.0',
+            entryUrl: 'http://localhost:8788/billing/1.0.0/assets/remoteEntry.js',
+          },
+        },
+      ],
+      diagnostics: [],
+    }
+    expect(registrySnapshotSchema.parse(snapshot)).toEqual(snapshot)
+  })
+})
