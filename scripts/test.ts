@@ -31,7 +31,7 @@ const steps: Array<[string, () => Promise<void>]> = [
   [
     'database suites again, on a PostgreSQL server (bff, emulators)',
     async () => {
-      const server = startPostgresServer()
+      const server = startPostgresServer(Number(process.env.TEST_PG_PORT ?? 54329))
       try {
         await run(
           'npx',

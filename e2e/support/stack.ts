@@ -1,6 +1,7 @@
 /** Ports and environment of the stack the end-to-end suite starts for itself. */
-const bffPort = 18787
-const cdnPort = 18788
+// Overridable so two checkouts can run their suites side by side.
+const bffPort = Number(process.env.E2E_BFF_PORT ?? 18787)
+const cdnPort = Number(process.env.E2E_CDN_PORT ?? 18788)
 
 export const e2eStack = {
   appUrl: `http://localhost:${bffPort}`,
