@@ -22,7 +22,10 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-explicit-any': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
       'no-empty': ['error', { allowEmptyCatch: false }],
     },
   },
@@ -42,7 +45,16 @@ export default tseslint.config(
         'error',
         {
           patterns: [
-            { group: ['@tessera/host', '@tessera/auth', '@tessera/billing', '@tessera/ai', '**/host/**'], message: 'Remotes import only contracts (and bff types).' },
+            {
+              group: [
+                '@tessera/host',
+                '@tessera/auth',
+                '@tessera/billing',
+                '@tessera/ai',
+                '**/host/**',
+              ],
+              message: 'Remotes import only contracts (and bff types).',
+            },
           ],
         },
       ],
@@ -51,7 +63,10 @@ export default tseslint.config(
   {
     files: ['contracts/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@tessera/*'], message: 'contracts imports nothing of ours.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['@tessera/*'], message: 'contracts imports nothing of ours.' }] },
+      ],
     },
   },
 )
