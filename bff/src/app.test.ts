@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { builtinModules } from 'node:module'
 import { errorBodySchema, errorCatalogue } from '@tessera/contracts'
+import type { MeResponse } from '@tessera/contracts'
 import type { Context } from 'hono'
 import { hc } from 'hono/client'
 import { describe, expect, expectTypeOf, it } from 'vitest'
@@ -165,6 +166,16 @@ describe('AppType', () => {
       { headers: csrfHeaders },
     )
     expect(accepted.status).toBe(202)
+
+    const me = await (await client.api.me.$get()).json()
+    expect(me).toEqual({ user: null })
+    expectTypeOf(me).toEqualTypeOf<MeResponse>()
+    expectTypeOf<
+      Parameters<(typeof client.api.auth)['sign-in']['$post']>[0]['json']
+    >().toEqualTypeOf<{
+      email: string
+      password: string
+    }>()
 
     const events = await client.api.events.$get()
     const stream = sseReader(events)

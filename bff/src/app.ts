@@ -1,4 +1,5 @@
 import { ApiError } from '@tessera/contracts'
+import type { Sql } from '@tessera/emulators/postgres/sql'
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import { methodNotAllowed } from 'hono/method-not-allowed'
@@ -16,15 +17,26 @@ import { corsAllowlist } from './middleware/cors-allowlist.ts'
 import { csrf } from './middleware/csrf.ts'
 import { requestId } from './middleware/request-id.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
+import { sessionCookie } from './middleware/session.ts'
+import { authRoutes } from './routes/auth.ts'
 import { eventsRoutes } from './routes/events.ts'
 import { healthRoutes } from './routes/health.ts'
+import { meRoutes } from './routes/me.ts'
 import { remotesRoutes } from './routes/remotes.ts'
 import { telemetryRoutes } from './routes/telemetry.ts'
+import type { AccessTokenVerifier } from './services/access-tokens.ts'
+import { createAuthEvents } from './services/auth-events.ts'
+import type { AuthGateway } from './services/auth-gateway.ts'
 import type { EventHub } from './services/event-hub.ts'
+import type { Identity } from './services/identity.ts'
 import { createOriginAllowlist } from './services/origin-allowlist.ts'
 import type { OriginAllowlist } from './services/origin-allowlist.ts'
+import { createProfiles } from './services/profiles.ts'
+import { createRateLimiter } from './services/rate-limiter.ts'
 import { createSnapshotReader } from './services/registry.ts'
 import type { RegistrySource } from './services/registry.ts'
+import { createSessions } from './services/sessions.ts'
+import { createSignInThrottle } from './services/sign-in-throttle.ts'
 import { createTelemetryStore } from './services/telemetry-store.ts'
 import type { TelemetryStore } from './services/telemetry-store.ts'
 import { BFF_VERSION } from './version.ts'
@@ -37,10 +49,26 @@ export interface AppDeps {
     | 'TELEMETRY_BODY_LIMIT_BYTES'
     | 'TELEMETRY_RATE_LIMIT'
     | 'SSE_HEARTBEAT_MS'
+    | 'PUBLIC_ORIGIN'
+    | 'SESSION_COOKIE_SECURE'
+    | 'SESSION_COOKIE_MAX_AGE_SECONDS'
+    | 'SESSION_REFRESH_MARGIN_SECONDS'
+    | 'SESSION_TOUCH_INTERVAL_SECONDS'
+    | 'RECOVERY_WINDOW_SECONDS'
+    | 'SIGN_IN_MAX_FAILURES_PER_EMAIL'
+    | 'SIGN_IN_MAX_FAILURES_PER_CLIENT'
+    | 'SIGN_IN_FAILURE_WINDOW_SECONDS'
+    | 'EMAIL_SEND_RATE_LIMIT'
   >
   logger: Logger
   registry: RegistrySource
   hub: EventHub
+  /** The database (PGlite or a server): sessions, and user data under RLS. */
+  db: Sql
+  /** Supabase Auth. */
+  authGateway: AuthGateway
+  /** Checks access tokens Auth issues against its published keys. */
+  accessTokens: AccessTokenVerifier
   /** The built host; absent when the host is served elsewhere (Vite in `npm run dev`). */
   assets?: HostAssets
   clock?: Clock
@@ -53,6 +81,12 @@ export interface AppDeps {
 }
 
 /**
+ * How long a session or profile read stays in memory: changes through this process apply at
+ * once; those of another BFF process show within this time (docs/decisions/005).
+ */
+const recentLookupMs = 2000
+
+/**
  * The BFF as a Web-standard Hono app: no Node APIs here (see node.ts), so it runs in-process
  * for tests and could run on an edge runtime.
  */
@@ -61,6 +95,38 @@ export function createApp(deps: AppDeps) {
   const clock = deps.clock ?? systemClock
   const origins = deps.origins ?? createOriginAllowlist(env.ALLOWED_ORIGINS)
   const readSnapshot = createSnapshotReader({ registry: deps.registry, logger, clock })
+  const events = createAuthEvents(hub, clock)
+  const sessions = createSessions({
+    sql: deps.db,
+    auth: deps.authGateway,
+    tokens: deps.accessTokens,
+    events,
+    clock,
+    logger,
+    refreshMarginMs: env.SESSION_REFRESH_MARGIN_SECONDS * 1000,
+    touchIntervalMs: env.SESSION_TOUCH_INTERVAL_SECONDS * 1000,
+    recoveryWindowMs: env.RECOVERY_WINDOW_SECONDS * 1000,
+    cacheMs: recentLookupMs,
+  })
+  const identity: Identity = {
+    gateway: deps.authGateway,
+    sessions,
+    profiles: createProfiles(deps.db, { clock, cacheMs: recentLookupMs }),
+    events,
+    throttle: createSignInThrottle({
+      rules: [
+        { prefix: 'email:', maxFailures: env.SIGN_IN_MAX_FAILURES_PER_EMAIL },
+        { prefix: 'client:', maxFailures: env.SIGN_IN_MAX_FAILURES_PER_CLIENT },
+      ],
+      windowMs: env.SIGN_IN_FAILURE_WINDOW_SECONDS * 1000,
+      clock,
+    }),
+    emailLimiter: createRateLimiter({ limit: env.EMAIL_SEND_RATE_LIMIT, windowMs: 60_000, clock }),
+    clock,
+    logger,
+    publicOrigin: env.PUBLIC_ORIGIN,
+    clientKey: deps.clientKey,
+  }
 
   const app = new Hono<AppEnv>()
   app.use(requestId())
@@ -76,6 +142,14 @@ export function createApp(deps: AppDeps) {
   app.use('/api/*', corsAllowlist({ origins }))
   app.use('/api/*', csrf({ origins }))
   app.use('/api/*', bodySize({ maxBytes: env.BODY_LIMIT_BYTES }))
+  app.use(
+    '/api/*',
+    sessionCookie({
+      sessions,
+      secure: env.SESSION_COOKIE_SECURE,
+      maxAgeSeconds: env.SESSION_COOKIE_MAX_AGE_SECONDS,
+    }),
+  )
   app.use(hostAssets({ assets }))
   app.onError(createErrorHandler(logger))
   app.notFound(
@@ -98,6 +172,8 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .route('/api/events', eventsRoutes({ hub, clock, logger, heartbeatMs: env.SSE_HEARTBEAT_MS }))
+    .route('/api/auth', authRoutes(identity))
+    .route('/api/me', meRoutes(identity))
 }
 
 /** Every route of the BFF, for the typed client: `hc<AppType>(baseUrl)`. */

@@ -1,3 +1,4 @@
+import { defaultApiKeys } from '@tessera/emulators/supabase/config'
 import { describe, expect, it } from 'vitest'
 import { EnvError, loadEnv, resolveFromRoot } from './env.ts'
 
@@ -69,6 +70,59 @@ describe('loadEnv', () => {
     expect(error.keys.sort()).toEqual(['ALLOWED_ORIGINS', 'BODY_LIMIT_BYTES', 'LOG_LEVEL', 'PORT'])
     expect(error.message).toContain('PORT')
     expect(error.message).toContain('LOG_LEVEL')
+  })
+})
+
+describe('loadEnv for identity', () => {
+  it('points at the local stack by default: PGlite, the Supabase stand-in and its keys', () => {
+    const env = loadEnv({}, { rootDir: '/repo' })
+    expect(env).toMatchObject({
+      PGLITE_DATA_DIR: '/repo/.tessera/pglite',
+      DATABASE_BOOTSTRAP: true,
+      DATABASE_MIGRATE: true,
+      SUPABASE_URL: 'http://127.0.0.1:54321',
+      SUPABASE_ANON_KEY: defaultApiKeys.anon,
+      SUPABASE_SERVICE_ROLE_KEY: defaultApiKeys.serviceRole,
+      SUPABASE_JWT_ISSUER: 'http://127.0.0.1:54321/auth/v1',
+      SUPABASE_JWKS_URL: 'http://127.0.0.1:54321/auth/v1/.well-known/jwks.json',
+      SESSION_COOKIE_SECURE: false,
+      SESSION_REFRESH_MARGIN_SECONDS: 120,
+      SIGN_IN_MAX_FAILURES_PER_EMAIL: 5,
+    })
+    expect(env.DATABASE_URL).toBeUndefined()
+  })
+
+  it('does not bootstrap a server database unless told to', () => {
+    const url = 'postgres://tessera@db.internal:5432/tessera'
+    expect(loadEnv({ DATABASE_URL: url }).DATABASE_BOOTSTRAP).toBe(false)
+    expect(loadEnv({ DATABASE_URL: url, DATABASE_BOOTSTRAP: 'true' }).DATABASE_BOOTSTRAP).toBe(true)
+    expect(() => loadEnv({ DATABASE_URL: 'http://db.internal' })).toThrow(EnvError)
+  })
+
+  it('makes the session cookie Secure when the BFF is served over https', () => {
+    expect(loadEnv({ PUBLIC_ORIGIN: 'https://app.example.com' }).SESSION_COOKIE_SECURE).toBe(true)
+  })
+
+  it('requires the project’s own keys when SUPABASE_URL is not the local stand-in', () => {
+    let caught: unknown
+    try {
+      loadEnv({ SUPABASE_URL: 'https://abcd.supabase.co/' })
+    } catch (error) {
+      caught = error
+    }
+    expect((caught as EnvError).keys).toEqual(['SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY'])
+    const env = loadEnv({
+      SUPABASE_URL: 'https://abcd.supabase.co/',
+      SUPABASE_ANON_KEY: 'sb_publishable_x',
+      SUPABASE_SERVICE_ROLE_KEY: 'sb_secret_x',
+    })
+    expect(env.SUPABASE_JWT_ISSUER).toBe('https://abcd.supabase.co/auth/v1')
+  })
+
+  it('refuses a refresh margin inside supabase-js’s own 90 s', () => {
+    expect(() => loadEnv({ SESSION_REFRESH_MARGIN_SECONDS: '60' })).toThrow(
+      /SESSION_REFRESH_MARGIN_SECONDS/,
+    )
   })
 })
 

@@ -1,3 +1,4 @@
+import { defaultApiKeys } from '@tessera/emulators/supabase/config'
 import { z } from 'zod'
 
 export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const
@@ -13,6 +14,10 @@ const port = z.coerce.number().int().min(0).max(65535)
 const positiveInt = z.coerce.number().int().positive()
 
 const origin = z.url({ protocol: /^https?$/ }).transform((value) => new URL(value).origin)
+const httpUrl = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''))
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1')
 
 const originList = z
   .string()
@@ -36,15 +41,56 @@ const envSchema = z.object({
   TELEMETRY_BODY_LIMIT_BYTES: positiveInt.default(8192),
   TELEMETRY_RATE_LIMIT: positiveInt.default(60),
   SSE_HEARTBEAT_MS: positiveInt.default(15000),
+
+  /** A PostgreSQL server (postgres://…); without it PGlite runs inside the BFF. */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  PGLITE_DATA_DIR: z.string().min(1).default('.tessera/pglite'),
+  /** Create what hosted Supabase provides (roles, auth schema); default: on PGlite only. */
+  DATABASE_BOOTSTRAP: flag.optional(),
+  /** Apply supabase/migrations at start. */
+  DATABASE_MIGRATE: flag.default(true),
+
+  SUPABASE_URL: httpUrl.default('http://127.0.0.1:54321'),
+  // The local stand-in's keys (the Supabase CLI's well-known ones) are the defaults; anywhere
+  // else they must be set (see the check below).
+  SUPABASE_ANON_KEY: z.string().min(1).default(defaultApiKeys.anon),
+  SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).default(defaultApiKeys.serviceRole),
+  /** `iss` of access tokens; default `${SUPABASE_URL}/auth/v1`. */
+  SUPABASE_JWT_ISSUER: httpUrl.optional(),
+
+  SESSION_COOKIE_MAX_AGE_SECONDS: positiveInt.default(30 * 24 * 3600),
+  /** Refresh when less than this is left; above supabase-js's own 90 s margin. */
+  SESSION_REFRESH_MARGIN_SECONDS: z.coerce.number().int().min(91).default(120),
+  SESSION_TOUCH_INTERVAL_SECONDS: positiveInt.default(60),
+  /** How long a password-recovery link allows a new password without the current one. */
+  RECOVERY_WINDOW_SECONDS: positiveInt.default(900),
+  SIGN_IN_MAX_FAILURES_PER_EMAIL: positiveInt.default(5),
+  SIGN_IN_MAX_FAILURES_PER_CLIENT: positiveInt.default(50),
+  SIGN_IN_FAILURE_WINDOW_SECONDS: positiveInt.default(900),
+  /** Requests that send an email (sign-up, magic link, recovery, email change) per client per minute. */
+  EMAIL_SEND_RATE_LIMIT: positiveInt.default(10),
 })
 
-export type Env = Omit<z.output<typeof envSchema>, 'ALLOWED_ORIGINS'> & {
+const loopback = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/
+
+export type Env = Omit<
+  z.output<typeof envSchema>,
+  'ALLOWED_ORIGINS' | 'DATABASE_BOOTSTRAP' | 'SUPABASE_JWT_ISSUER'
+> & {
   /** Origins allowed to call /api with credentials and to send state-changing requests. */
   ALLOWED_ORIGINS: string[]
   /** Absolute path of the registry file. */
   REGISTRY_FILE: string
   /** Absolute path of the built host. */
   HOST_DIST: string
+  /** Absolute path of PGlite's data (unused with DATABASE_URL). */
+  PGLITE_DATA_DIR: string
+  DATABASE_BOOTSTRAP: boolean
+  SUPABASE_JWT_ISSUER: string
+  /** `${SUPABASE_URL}/auth/v1/.well-known/jwks.json`: the keys access tokens are checked with. */
+  SUPABASE_JWKS_URL: string
+  /** Served over https: the cookie is `__Host-tessera_session` and `Secure`. */
+  SESSION_COOKIE_SECURE: boolean
 }
 
 /** Thrown by `loadEnv` with every bad key, so start-up fails once with the whole list. */
@@ -80,6 +126,21 @@ export function loadEnv(
   }
   const rootDir = options.rootDir ?? defaultRootDir
   const env = parsed.data
+  // The stand-in's well-known keys only make sense with the stand-in: a real project's URL with
+  // them would fail at the first sign-in instead of now.
+  if (!loopback.test(env.SUPABASE_URL)) {
+    const missing = (['SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY'] as const).filter(
+      (key) => present[key] === undefined,
+    )
+    if (missing.length > 0) {
+      throw new EnvError(
+        missing.map((key) => ({
+          key,
+          message: 'must be set when SUPABASE_URL is not the local stand-in',
+        })),
+      )
+    }
+  }
   return {
     ...env,
     ALLOWED_ORIGINS: [
@@ -87,6 +148,13 @@ export function loadEnv(
     ],
     REGISTRY_FILE: resolveFromRoot(rootDir, env.REGISTRY_FILE),
     HOST_DIST: resolveFromRoot(rootDir, env.HOST_DIST),
+    PGLITE_DATA_DIR: env.PGLITE_DATA_DIR.includes('://')
+      ? env.PGLITE_DATA_DIR
+      : resolveFromRoot(rootDir, env.PGLITE_DATA_DIR),
+    DATABASE_BOOTSTRAP: env.DATABASE_BOOTSTRAP ?? env.DATABASE_URL === undefined,
+    SUPABASE_JWT_ISSUER: env.SUPABASE_JWT_ISSUER ?? `${env.SUPABASE_URL}/auth/v1`,
+    SUPABASE_JWKS_URL: `${env.SUPABASE_URL}/auth/v1/.well-known/jwks.json`,
+    SESSION_COOKIE_SECURE: env.PUBLIC_ORIGIN.startsWith('https:'),
   }
 }
 

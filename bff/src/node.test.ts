@@ -1,16 +1,24 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { LIVE_EVENT_NAME, registrySnapshotSchema } from '@tessera/contracts'
+import { LIVE_EVENT_NAME, registrySnapshotSchema, signedInSchema } from '@tessera/contracts'
+import type { Sql } from '@tessera/emulators/postgres/sql'
+import { startTestSupabase, uniqueEmail } from '@tessera/emulators/supabase/test-support'
+import type { TestSupabase } from '@tessera/emulators/supabase/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createBffTestDatabase, databaseSetupTimeout, testPassword } from './identity-testing.ts'
 import { startBff } from './node.ts'
 import type { RunningBff } from './node.ts'
 import { remoteEntry, sseReader } from './testing.ts'
 
 let dir: string
 let bff: RunningBff
+let sql: Sql
+let supabase: TestSupabase
 
 beforeAll(async () => {
+  sql = await createBffTestDatabase()
+  supabase = await startTestSupabase({ db: sql, emailRateLimitSeconds: 0 })
   dir = await mkdtemp(join(tmpdir(), 'tessera-bff-'))
   await mkdir(join(dir, 'dist', 'assets'), { recursive: true })
   await writeFile(join(dir, 'dist', 'index.html'), '<!doctype html><title>host</title>')
@@ -23,15 +31,20 @@ beforeAll(async () => {
       REGISTRY_FILE: join(dir, 'registry.json'),
       HOST_DIST: join(dir, 'dist'),
       TELEMETRY_RATE_LIMIT: '2',
+      SUPABASE_URL: supabase.url,
+      PUBLIC_ORIGIN: 'http://app.tessera.test',
     },
     registryPollMs: 20,
     // Long enough that a close which had to wait for it would time the test out.
     closeGraceMs: 60_000,
+    sql,
   })
-})
+}, databaseSetupTimeout)
 
 afterAll(async () => {
   await bff.close()
+  await supabase.stop()
+  await sql.close()
   await rm(dir, { recursive: true, force: true })
 })
 
@@ -75,6 +88,40 @@ describe('startBff', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
   })
 
+  it('signs up, confirms and keeps the session in an HttpOnly cookie over real HTTP', async () => {
+    const email = uniqueEmail('node')
+    const headers = { origin: bff.url, 'x-tessera-csrf': '1', 'content-type': 'application/json' }
+    const signUp = await fetch(`${bff.url}/api/auth/sign-up`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ email, password: testPassword }),
+    })
+    expect(signUp.status).toBe(202)
+    const mail = await supabase.waitForMail(email)
+    const confirmed = await fetch(`${bff.url}/api/auth/confirm`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ tokenHash: mail.token_hash, type: 'signup' }),
+    })
+    expect(confirmed.status).toBe(200)
+    const cookie = confirmed.headers.getSetCookie()[0] ?? ''
+    expect(cookie).toMatch(
+      /^tessera_session=[\w-]{43}; Max-Age=\d+; Path=\/; HttpOnly; SameSite=Lax$/,
+    )
+    const me = await fetch(`${bff.url}/api/me`, { headers: { cookie: cookie.split(';')[0] ?? '' } })
+    const body = signedInSchema.parse(await me.json())
+    expect(body.user.email).toBe(email)
+    expect(body.session.recovery).toBe(false)
+  })
+
+  it('prepares the database it was given and leaves it open for its owner', async () => {
+    const { rows } = await sql.query<{ version: string }>(
+      'select version from supabase_migrations.schema_migrations order by version',
+    )
+    expect(rows.length).toBeGreaterThanOrEqual(2)
+    expect(bff.sql).toBe(sql)
+  })
+
   it('tells open event streams when the registry file changes, and ends them on close', async () => {
     const controller = new AbortController()
     const stream = sseReader(await fetch(`${bff.url}/api/events`, { signal: controller.signal }))
@@ -91,5 +138,7 @@ describe('startBff', () => {
     await bff.close()
     await stream.closed()
     await expect(fetch(`${bff.url}/api/health`)).rejects.toThrow()
+    // The database was not the BFF's to close.
+    expect((await sql.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }])
   })
 })

@@ -4,11 +4,15 @@ import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
 import { getConnInfo } from '@hono/node-server/conninfo'
+import { openDatabase, prepareDatabase } from '@tessera/emulators/postgres/open-database'
+import type { Sql } from '@tessera/emulators/postgres/sql'
 import { createApp } from './app.ts'
 import { systemClock } from './clock.ts'
 import { EnvError, loadEnv } from './env.ts'
 import { createLogger } from './logger.ts'
 import type { Logger } from './logger.ts'
+import { createAccessTokenVerifier } from './services/access-tokens.ts'
+import { createSupabaseAuthGateway } from './services/auth-gateway.ts'
 import { createEventHub } from './services/event-hub.ts'
 import type { EventHub } from './services/event-hub.ts'
 import { createFileRegistrySource } from './services/file-registry-source.ts'
@@ -26,6 +30,12 @@ export interface StartBffOptions {
   registryPollMs?: number
   /** How long open connections may take to finish on close before they are cut (ms). */
   closeGraceMs?: number
+  /**
+   * A database already open in this process (PGlite shared with the Supabase stand-in, say);
+   * the BFF prepares it (bootstrap and migrations, as env says) but leaves closing it to the
+   * caller. Without it the BFF opens DATABASE_URL, or PGlite in PGLITE_DATA_DIR.
+   */
+  sql?: Sql
 }
 
 export interface RunningBff {
@@ -34,7 +44,9 @@ export interface RunningBff {
   port: number
   hub: EventHub
   telemetry: TelemetryStore
-  /** Ends the live event streams, stops watching the registry and closes the server. */
+  /** The database the BFF uses (the one given, or the one it opened). */
+  sql: Sql
+  /** Ends the live event streams, stops watching the registry, closes the server (and the database it opened). */
   close(): Promise<void>
 }
 
@@ -71,6 +83,25 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
   })
   const origins = createOriginAllowlist(env.ALLOWED_ORIGINS)
   const telemetry = createTelemetryStore()
+  const ownsSql = options.sql === undefined
+  const sql =
+    options.sql ??
+    (await openDatabase(
+      env.DATABASE_URL === undefined ? { dataDir: env.PGLITE_DATA_DIR } : { url: env.DATABASE_URL },
+    ))
+  try {
+    const applied = await prepareDatabase(sql, {
+      bootstrap: env.DATABASE_BOOTSTRAP,
+      ...(env.DATABASE_MIGRATE ? {} : { migrationsDir: false }),
+    })
+    logger.info('database ready', {
+      database: sql.kind,
+      migrationsApplied: applied.map((migration) => `${migration.version}_${migration.name}`),
+    })
+  } catch (error) {
+    if (ownsSql) await sql.close()
+    throw error
+  }
   const app = createApp({
     env,
     logger,
@@ -81,14 +112,32 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
     telemetry,
     assets: createHostDist(env.HOST_DIST),
     clientKey: (c) => getConnInfo(c).remote.address,
+    db: sql,
+    authGateway: createSupabaseAuthGateway({
+      url: env.SUPABASE_URL,
+      anonKey: env.SUPABASE_ANON_KEY,
+    }),
+    accessTokens: createAccessTokenVerifier({
+      jwksUrl: env.SUPABASE_JWKS_URL,
+      issuer: env.SUPABASE_JWT_ISSUER,
+      apiKey: env.SUPABASE_ANON_KEY,
+      clock,
+    }),
   })
-  const stopWatching = await publishRegistryChanges({ registry, hub, logger, clock })
+  let stopWatching: () => void
+  try {
+    stopWatching = await publishRegistryChanges({ registry, hub, logger, clock })
+  } catch (error) {
+    if (ownsSql) await sql.close()
+    throw error
+  }
 
   let server: Server
   try {
     server = await listen(app.fetch, env.HOST_NAME, env.PORT)
   } catch (error) {
     stopWatching()
+    if (ownsSql) await sql.close()
     throw error
   }
   const { port } = server.address() as AddressInfo
@@ -116,18 +165,25 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
       server.close((error) => {
         clearInterval(sweep)
         clearTimeout(cut)
-        if (error) {
-          reject(error)
-        } else {
-          logger.info('bff closed', { url })
-          resolve()
-        }
+        // The server has stopped taking requests: the database can go.
+        const closed = ownsSql ? sql.close() : Promise.resolve()
+        closed.then(
+          () => {
+            if (error) {
+              reject(error)
+            } else {
+              logger.info('bff closed', { url })
+              resolve()
+            }
+          },
+          (closeError: unknown) => reject(error ?? closeError),
+        )
       })
       server.closeIdleConnections()
     })
     return closing
   }
-  return { url, port, hub, telemetry, close }
+  return { url, port, hub, telemetry, sql, close }
 }
 
 async function main(): Promise<void> {

@@ -35,6 +35,22 @@ export function remoteEntry(overrides: Partial<SnapshotRemote> = {}): SnapshotRe
   }
 }
 
+/**
+ * A dependency this test app does not have: any use fails, naming what to use instead. Tests
+ * that sign in use `startIdentityTestApp()` (identity-testing.ts), with a database and Auth.
+ */
+function missing<T extends object>(what: string): T {
+  return new Proxy({} as T, {
+    get(_target, property) {
+      // Not a thenable: `await` on it must not call anything.
+      if (property === 'then') return undefined
+      throw new Error(
+        `createTestApp() has no ${what} (${String(property)} was used); use startIdentityTestApp().`,
+      )
+    },
+  })
+}
+
 /** Builds the app with in-memory deps; every dep can be replaced, and logs are collected. */
 export function createTestApp(
   options: {
@@ -60,6 +76,9 @@ export function createTestApp(
     clock,
     telemetry,
     registry: { read: async () => registryContent },
+    db: missing('database'),
+    authGateway: missing('Supabase Auth'),
+    accessTokens: missing('access token verifier'),
     ...options.deps,
   }
   const app = createApp(deps)
@@ -67,7 +86,8 @@ export function createTestApp(
     app,
     deps,
     logs,
-    hub,
+    // The app's own hub, also when a test passed one in.
+    hub: deps.hub,
     clock,
     telemetry,
     setRegistry(content: unknown) {

@@ -37,6 +37,12 @@ export const remoteDescriptorSchema = z.object({
   /** Versions of the shared singletons the build was made against. */
   shared: z.record(z.string(), semverSchema),
   files: z.array(remoteFileSchema),
+  /**
+   * What the exposed module needs as soon as it loads (its static import closure: JS chunks and
+   * CSS), relative to the descriptor. A host fetches them alongside the entry instead of one
+   * import after another. Optional: descriptors written before it existed stay valid.
+   */
+  preload: z.array(z.string().min(1)).max(100).optional(),
   builtAt: z.string(),
 })
 export type RemoteDescriptor = z.infer<typeof remoteDescriptorSchema>

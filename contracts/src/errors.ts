@@ -7,20 +7,45 @@ import { z } from 'zod'
 export const errorCatalogue = {
   validation_failed: {
     status: 422,
-    message: 'Some of the information sent was not valid. Check the highlighted fields and try again.',
+    message:
+      'Some of the information sent was not valid. Check the highlighted fields and try again.',
   },
   unauthenticated: { status: 401, message: 'You are not signed in. Sign in and try again.' },
+  session_revoked: {
+    status: 401,
+    message: 'You were signed out on this device. Sign in again to continue.',
+  },
+  invalid_credentials: {
+    status: 401,
+    message: 'The email address or password is not correct.',
+  },
   forbidden: { status: 403, message: 'You do not have permission to do that.' },
   csrf_failed: {
     status: 403,
     message: 'This request did not come from the Tessera app. Reload the page and try again.',
   },
+  email_not_confirmed: {
+    status: 403,
+    message: 'Confirm your email address first: open the link in the email we sent you.',
+  },
   not_found: { status: 404, message: 'There is nothing at this address.' },
-  method_not_allowed: { status: 405, message: 'This address does not accept that kind of request.' },
+  method_not_allowed: {
+    status: 405,
+    message: 'This address does not accept that kind of request.',
+  },
+  link_expired: {
+    status: 410,
+    message: 'This link has expired or has already been used. Ask for a new one.',
+  },
+  weak_password: {
+    status: 422,
+    message: 'Choose a stronger password.',
+  },
   conflict: {
     status: 409,
     message: 'This was changed by someone else at the same time. Reload and try again.',
   },
+  email_taken: { status: 409, message: 'An account already uses this email address.' },
   payload_too_large: {
     status: 413,
     message: 'The request is too large. Send less data at once.',
@@ -40,7 +65,8 @@ export const errorCatalogue = {
   },
   internal: {
     status: 500,
-    message: 'Something went wrong on our side. Try again; if it keeps happening, quote the request id.',
+    message:
+      'Something went wrong on our side. Try again; if it keeps happening, quote the request id.',
   },
   upstream_unavailable: {
     status: 503,

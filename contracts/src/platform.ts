@@ -17,10 +17,20 @@ export interface SessionUser {
   displayName: string | null
 }
 
+/** What the user's plan allows (`entitlements` of `GET /api/me`). */
+export interface SessionEntitlements {
+  plan: string
+}
+
 export type SessionState =
   | { status: 'loading'; user: null }
   | { status: 'signed-out'; user: null }
-  | { status: 'signed-in'; user: SessionUser }
+  | {
+      status: 'signed-in'
+      user: SessionUser
+      /** Absent from hosts older than the identity work; plugins should treat absent as unknown. */
+      entitlements?: SessionEntitlements
+    }
 
 export interface PlatformSession {
   current(): SessionState

@@ -1,10 +1,5 @@
 import { z } from 'zod'
-import {
-  basePathSchema,
-  navSchema,
-  remoteNameSchema,
-  semverSchema,
-} from './descriptor.ts'
+import { basePathSchema, navSchema, remoteNameSchema, semverSchema } from './descriptor.ts'
 import { slotNames } from './plugin.ts'
 
 export const remoteVersionRefSchema = z.object({
@@ -23,6 +18,11 @@ export const snapshotRemoteSchema = z.object({
   slots: z.array(z.enum(slotNames)),
   /** The last version known good, for the host's fallback when this one fails to load. */
   previous: remoteVersionRefSchema.nullable(),
+  /**
+   * Absolute URLs of the files the exposed module needs at once (the descriptor's `preload`), so
+   * the host can request them together with `entryUrl`. Optional: a hint, never required to load.
+   */
+  preload: z.array(z.url()).max(100).optional(),
 })
 export type SnapshotRemote = z.infer<typeof snapshotRemoteSchema>
 

@@ -11,6 +11,9 @@ export function bodySize(options: { maxBytes: number }): MiddlewareHandler {
     },
   })
   return async function bodySize(c, next) {
+    // Reading `body` makes @hono/node-server build a full Request (with an AbortController) for
+    // every request; GET and HEAD have no body to measure.
+    if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()
     return handler(c, next)
   }
 }

@@ -1,12 +1,13 @@
-import { LIVE_EVENT_NAME } from '@tessera/contracts'
+import { AUTH_EVENT_TYPE, LIVE_EVENT_NAME, authEventDataSchema } from '@tessera/contracts'
 import type { LiveEvent } from '@tessera/contracts'
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import type { AppEnv } from '../app-env.ts'
 import type { Clock } from '../clock.ts'
 import type { Logger } from '../logger.ts'
+import { userTopic } from '../services/auth-events.ts'
 import { createLiveEvent } from '../services/event-hub.ts'
-import type { EventHub } from '../services/event-hub.ts'
+import type { EventHub, Topic } from '../services/event-hub.ts'
 
 export interface EventsDeps {
   hub: EventHub
@@ -18,23 +19,43 @@ export interface EventsDeps {
 /** How soon EventSource reconnects after the stream drops (ms). */
 const RECONNECT_MS = 2000
 
-/** `GET /api/events`: live platform events over SSE (`tessera` events, `ping` heartbeats). */
+/** Whether an event signs this stream's session out (it then ends, and reconnects signed out). */
+function signsOut(event: LiveEvent, sessionId: string): boolean {
+  if (event.type !== AUTH_EVENT_TYPE) return false
+  const data = authEventDataSchema.safeParse(event.data)
+  return (
+    data.success &&
+    data.data.event === 'SIGNED_OUT' &&
+    (data.data.sessionId === null || data.data.sessionId === sessionId)
+  )
+}
+
+/**
+ * `GET /api/events`: live platform events over SSE (`tessera` events, `ping` heartbeats). A
+ * signed-in request also hears its user's events.
+ */
 export function eventsRoutes(deps: EventsDeps) {
   const { hub, clock, logger } = deps
-  return new Hono<AppEnv>().get('/', (c) => {
+  return new Hono<AppEnv>().get('/', async (c) => {
     // A HEAD has no body to stream into; without this it would hold a subscription forever.
     if (c.req.method === 'HEAD') {
       return c.body(null, 200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' })
     }
     const requestId = c.get('requestId')
+    const session = await c.var.auth.current()
+    const topics: Topic[] =
+      session === null ? ['broadcast'] : ['broadcast', userTopic(session.userId)]
     return streamSSE(c, async (stream) => {
       let ended = false
+      // After SIGNED_OUT the stream delivers what it has queued, then ends.
+      let signedOut = false
       let wake: (() => void) | null = null
       const end = (): void => {
         ended = true
         wake?.()
       }
       stream.onAbort(end)
+      const stopping = () => ended || signedOut || stream.aborted
 
       const send = async (event: LiveEvent, retry?: number): Promise<void> => {
         if (ended || stream.aborted) return
@@ -46,17 +67,28 @@ export function eventsRoutes(deps: EventsDeps) {
         })
       }
       const connectionId = crypto.randomUUID()
+      // Deliveries run one after another, in order; the stream waits for them before it ends.
+      let delivered: Promise<void> = Promise.resolve()
       const deliver = (event: LiveEvent): void => {
-        send(event).catch((error: unknown) => {
-          logger.warn('live event not delivered', { error, connectionId, requestId })
-        })
+        delivered = delivered
+          .then(() => send(event))
+          .catch((error: unknown) => {
+            logger.warn('live event not delivered', { error, connectionId, requestId })
+          })
       }
       // Events published while connection.opened is being written wait, so it always comes first.
       let early: LiveEvent[] | null = []
-      // The identity issue adds `user:<id>` here once requests carry a session.
       const unsubscribe = hub.subscribe({
-        topics: ['broadcast'],
-        onEvent: (event) => (early === null ? deliver(event) : early.push(event)),
+        topics,
+        onEvent: (event) => {
+          if (early === null) deliver(event)
+          else early.push(event)
+          // The session's tabs hear its SIGNED_OUT, then nothing more of that user's.
+          if (session !== null && signsOut(event, session.id)) {
+            signedOut = true
+            wake?.()
+          }
+        },
         onClose: end,
       })
       try {
@@ -64,7 +96,7 @@ export function eventsRoutes(deps: EventsDeps) {
         const waiting = early
         early = null
         waiting.forEach(deliver)
-        while (!ended && !stream.aborted) {
+        while (!stopping()) {
           await new Promise<void>((resolve) => {
             const timer = setTimeout(resolve, deps.heartbeatMs)
             wake = () => {
@@ -73,9 +105,10 @@ export function eventsRoutes(deps: EventsDeps) {
             }
           })
           wake = null
-          if (ended || stream.aborted) break
+          if (stopping()) break
           await stream.writeSSE({ event: 'ping', data: '' })
         }
+        await delivered
       } catch (error) {
         // Caught here rather than by streamSSE's onError, which would send the message as text.
         logger.error('event stream failed', { error, connectionId, requestId })

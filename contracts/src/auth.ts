@@ -1,0 +1,217 @@
+import { z } from 'zod'
+import { authEventNames } from './platform.ts'
+
+/** Passwords shorter than this are refused before they reach Supabase Auth. */
+export const PASSWORD_MIN_LENGTH = 8
+/** bcrypt reads 72 bytes; longer passwords are refused rather than silently cut. */
+export const PASSWORD_MAX_BYTES = 72
+export const DISPLAY_NAME_MAX_LENGTH = 80
+
+// With the `u` flag a well-formed surrogate pair is one code point, so this matches lone halves
+// only: they cannot be encoded as UTF-8, so Postgres and Supabase Auth would fail on them.
+const loneSurrogate = /[\uD800-\uDFFF]/u
+// eslint-disable-next-line no-control-regex -- refusing control characters is the point
+const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/u
+// Bidirectional overrides let a name display as something other than what it is.
+const bidiOverride = /[\u202a-\u202e\u2066-\u2069]/u
+
+/** An email address as people type it: trimmed and lowercased before it is checked. */
+export const emailSchema = z
+  .string({ error: 'Enter your email address.' })
+  .trim()
+  .toLowerCase()
+  .pipe(
+    z
+      .email({ error: 'Enter a valid email address, like name@example.com.' })
+      .max(255, 'An email address can have at most 255 characters.'),
+  )
+
+/** Any password (signing in): present and encodable, nothing about its strength. */
+export const passwordSchema = z
+  .string({ error: 'Enter your password.' })
+  .min(1, 'Enter your password.')
+  .refine(
+    (value) => new TextEncoder().encode(value).length <= PASSWORD_MAX_BYTES,
+    `A password can have at most ${PASSWORD_MAX_BYTES} bytes.`,
+  )
+  .refine(
+    (value) => !loneSurrogate.test(value) && !value.includes('\u0000'),
+    'The password contains a character that cannot be used.',
+  )
+
+/** A password being chosen (sign-up, new password): at least `PASSWORD_MIN_LENGTH` characters. */
+export const newPasswordSchema = passwordSchema.refine(
+  (value) => [...value].length >= PASSWORD_MIN_LENGTH,
+  `Choose a password of at least ${PASSWORD_MIN_LENGTH} characters.`,
+)
+
+/** A display name: trimmed, 1–80 characters, printable. */
+export const displayNameSchema = z
+  .string({ error: 'Enter a display name.' })
+  .trim()
+  .min(1, 'Enter a display name.')
+  .max(
+    DISPLAY_NAME_MAX_LENGTH,
+    `A display name can have at most ${DISPLAY_NAME_MAX_LENGTH} characters.`,
+  )
+  .refine(
+    (value) =>
+      !controlCharacter.test(value) && !loneSurrogate.test(value) && !bidiOverride.test(value),
+    'A display name cannot contain control characters.',
+  )
+
+/**
+ * Where to go after following an email link: a path on the app (`/billing`), never another
+ * site. It travels in the link as `next`.
+ */
+export const nextPathSchema = z
+  .string()
+  .max(512, 'The return path is too long.')
+  .regex(/^\/(?![/\\])[\x21-\x7e]*$/, 'The return path must be a path on this site, like /billing.')
+
+/** Email link types the BFF redeems (`POST /api/auth/confirm`). */
+export const confirmTypes = ['signup', 'magiclink', 'recovery', 'email_change', 'email'] as const
+export type ConfirmType = (typeof confirmTypes)[number]
+
+/** `POST /api/auth/sign-up`. */
+export const signUpBodySchema = z.strictObject({
+  email: emailSchema,
+  password: newPasswordSchema,
+  displayName: displayNameSchema.optional(),
+  next: nextPathSchema.optional(),
+})
+export type SignUpBody = z.infer<typeof signUpBodySchema>
+
+/** `POST /api/auth/sign-in`. */
+export const signInBodySchema = z.strictObject({ email: emailSchema, password: passwordSchema })
+export type SignInBody = z.infer<typeof signInBodySchema>
+
+/** `POST /api/auth/magic-link` and `POST /api/auth/recover`. */
+export const emailLinkBodySchema = z.strictObject({
+  email: emailSchema,
+  next: nextPathSchema.optional(),
+})
+export type EmailLinkBody = z.infer<typeof emailLinkBodySchema>
+
+/** `POST /api/auth/confirm`: the `token_hash` and `type` of an email link. */
+export const confirmBodySchema = z.strictObject({
+  tokenHash: z
+    .string({ error: 'The link is incomplete: it has no token.' })
+    .regex(
+      /^[A-Za-z0-9_-]{1,128}$/,
+      'The link is incomplete or damaged. Open it again from the email.',
+    ),
+  type: z.enum(confirmTypes, {
+    error: 'The link is incomplete or damaged. Open it again from the email.',
+  }),
+})
+export type ConfirmBody = z.infer<typeof confirmBodySchema>
+
+export const signOutScopes = ['local', 'global'] as const
+export type SignOutScope = (typeof signOutScopes)[number]
+
+/** `POST /api/auth/sign-out`: this device (`local`, the default) or every device (`global`). */
+export const signOutBodySchema = z.strictObject({
+  scope: z.enum(signOutScopes).default('local'),
+})
+
+/** `PATCH /api/me/profile`. */
+export const updateProfileBodySchema = z.strictObject({ displayName: displayNameSchema })
+export type UpdateProfileBody = z.infer<typeof updateProfileBodySchema>
+
+/** `POST /api/me/email`: the new address gets a confirmation link. */
+export const changeEmailBodySchema = z.strictObject({
+  email: emailSchema,
+  next: nextPathSchema.optional(),
+})
+export type ChangeEmailBody = z.infer<typeof changeEmailBodySchema>
+
+/**
+ * `POST /api/me/password`. `currentPassword` is required unless the session came from a
+ * password-recovery link (`session.recovery` in `GET /api/me`).
+ */
+export const changePasswordBodySchema = z.strictObject({
+  password: newPasswordSchema,
+  currentPassword: passwordSchema.optional(),
+})
+export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>
+
+/** The signed-in user as the browser sees it (never a token). */
+export const meUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  displayName: z.string().nullable(),
+  /** When the address was confirmed (ISO 8601); null until then. */
+  emailConfirmedAt: z.string().nullable(),
+  /** An address change waiting for its confirmation link to be opened. */
+  pendingEmail: z.string().nullable(),
+  createdAt: z.string(),
+  lastSignInAt: z.string().nullable(),
+})
+export type MeUser = z.infer<typeof meUserSchema>
+
+export const profileSchema = z.object({
+  displayName: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+export type Profile = z.infer<typeof profileSchema>
+
+export const currentSessionSchema = z.object({
+  id: z.string(),
+  /** True after a password-recovery link: a new password may be set without the old one. */
+  recovery: z.boolean(),
+  createdAt: z.string(),
+})
+
+/** What the user's plan allows; billing fills this in. */
+export const entitlementsSchema = z.object({ plan: z.string() })
+
+/** `GET /api/me` when signed in; also the answer of every route that signs in. */
+export const signedInSchema = z.object({
+  user: meUserSchema,
+  profile: profileSchema,
+  session: currentSessionSchema,
+  entitlements: entitlementsSchema,
+})
+export type SignedIn = z.infer<typeof signedInSchema>
+
+/** `GET /api/me`: `{ user: null }` for a visitor who is not signed in (200, not 401). */
+export const meResponseSchema = z.union([signedInSchema, z.object({ user: z.null() })])
+export type MeResponse = z.infer<typeof meResponseSchema>
+
+/** Answer of routes that send an email: what the UI should tell the person. */
+export const emailSentSchema = z.object({
+  status: z.literal('check_email'),
+  email: z.string(),
+})
+
+/** One of the user's signed-in devices (`GET /api/me/sessions`). */
+export const deviceSessionSchema = z.object({
+  id: z.string(),
+  /** "Firefox on Linux", from the User-Agent when the session started. */
+  device: z.string(),
+  createdAt: z.string(),
+  lastSeenAt: z.string(),
+  /** The session of this request. */
+  current: z.boolean(),
+})
+export type DeviceSession = z.infer<typeof deviceSessionSchema>
+
+export const deviceSessionListSchema = z.object({ sessions: z.array(deviceSessionSchema) })
+
+/** The live event type carrying auth events on `/api/events`. */
+export const AUTH_EVENT_TYPE = 'auth'
+
+/**
+ * `data` of an `auth` live event, sent to every tab of the user on every device. `sessionId`
+ * names the session the event is about (null for the whole account, as USER_UPDATED): a tab whose
+ * session is another one takes it as news of another device. `user` is null for SIGNED_OUT and
+ * TOKEN_REFRESHED.
+ */
+export const authEventDataSchema = z.object({
+  event: z.enum(authEventNames),
+  sessionId: z.string().nullable(),
+  user: meUserSchema.nullable(),
+})
+export type AuthEventData = z.infer<typeof authEventDataSchema>
