@@ -84,6 +84,7 @@ function boot(path: string, answers: Array<() => Response>) {
     window,
     loadModule,
     createEventSource: silentEventSource,
+    sessionChannel: null,
     fetchImpl: async (url) => {
       const { pathname } = new URL(url)
       requests.push(pathname)
@@ -94,16 +95,12 @@ function boot(path: string, answers: Array<() => Response>) {
         return answer()
       }
       if (pathname === '/api/me') {
-        return Response.json(
-          {
-            error: {
-              code: 'not_found',
-              message: 'There is nothing at this address.',
-              requestId: 'r1',
-            },
-          },
-          { status: 404 },
-        )
+        // Signed in: these tests are about the frame; the route guard has its own tests.
+        return Response.json({
+          user: { id: 'u1', email: 'ada@example.test', displayName: 'Ada' },
+          session: { id: 's1', recovery: false },
+          entitlements: { plan: 'free' },
+        })
       }
       return Response.json({ accepted: true }, { status: 202 })
     },

@@ -1,11 +1,11 @@
-// @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { asPlugin, CONTRACT_MAJOR, type MountFn, type Unmount } from '@tessera/contracts/plugin'
 import type { SessionState } from '@tessera/contracts/platform'
 import { createFakePlatform, type FakePlatform } from '@tessera/remote-build/testing'
 import plugin from './plugin.tsx'
+import { fakeBff } from './testing/render-page.tsx'
 
-// The first mount imports the page module; on a busy two-core machine that can take seconds.
+// The first mount imports the pages module; on a busy two-core machine that can take seconds.
 const waitFor = <T,>(check: () => T) => vi.waitFor(check, { timeout: 10_000, interval: 20 })
 
 const mounted: { el: HTMLElement; unmount: Unmount }[] = []
@@ -24,7 +24,9 @@ const ada: SessionState = {
   user: { id: 'u1', email: 'ada@example.com', displayName: 'Ada Lovelace' },
 }
 
-function authPlatform(options: { route?: string; session?: SessionState } = {}) {
+function authPlatform(
+  options: { route?: string; session?: SessionState; fetch?: FakePlatform['api']['fetch'] } = {},
+) {
   return createFakePlatform({ remote: { name: 'auth', version: '1.0.0' }, ...options })
 }
 
@@ -39,6 +41,9 @@ async function find<T extends Element>(el: HTMLElement, selector: string): Promi
 function key(target: Element, name: string) {
   target.dispatchEvent(new KeyboardEvent('keydown', { key: name, bubbles: true, cancelable: true }))
 }
+
+const itemNames = (el: HTMLElement) =>
+  [...el.querySelectorAll('[role="menuitem"]')].map((item) => item.textContent)
 
 afterEach(() => {
   for (const { el, unmount } of mounted.splice(0)) {
@@ -55,46 +60,49 @@ describe('auth plugin', () => {
     expect(Object.keys(plugin.slots ?? {})).toEqual(['header.end'])
   })
 
-  it('mounts the account page with its name, version and sub-route, then unmounts cleanly', async () => {
-    const platform = authPlatform({ route: '/sign-in', session: ada })
+  it('mounts the page of its sub-route, follows route changes, and unmounts cleanly', async () => {
+    window.history.replaceState(null, '', '/auth/sign-in')
+    const platform = authPlatform({ route: '/sign-in' })
     const el = mount(plugin.routes?.mount, platform)
-
-    const heading = await find(el, 'h1')
-    expect(heading.textContent).toBe('Your account')
-    const facts = el.querySelector('dl')?.textContent ?? ''
-    expect(facts).toContain('auth')
-    expect(facts).toContain('1.0.0')
-    expect(facts).toContain('/sign-in')
-    expect(el.textContent).toContain('Signed in as Ada Lovelace (ada@example.com)')
-    expect(el.querySelector('a[aria-current="page"]')?.textContent).toBe('Sign in')
-
+    await waitFor(() => expect(el.querySelector('h1')?.textContent).toBe('Sign in to Tessera'))
+    window.history.replaceState(null, '', '/auth/forgot-password')
+    platform.setRoute('/forgot-password')
+    await waitFor(() => expect(el.querySelector('h1')?.textContent).toBe('Reset your password'))
     mounted.pop()?.unmount()
     expect(el.innerHTML).toBe('')
     expect(platform.listenerCount()).toBe(0)
   })
 
-  it('lists live events newest first in a polite live region', async () => {
-    const platform = authPlatform()
+  it('shows a not-found page for an unknown account address', async () => {
+    const platform = authPlatform({ route: '/nowhere' })
     const el = mount(plugin.routes?.mount, platform)
-    await find(el, '[aria-live="polite"]')
-    platform.emit({ type: 'SIGNED_IN', data: null })
-    platform.emit({ type: 'TOKEN_REFRESHED', data: null })
-    await waitFor(() => {
-      const types = [...el.querySelectorAll('[aria-live="polite"] li code')].map(
-        (code) => code.textContent,
-      )
-      expect(types).toEqual(['TOKEN_REFRESHED', 'SIGNED_IN'])
-    })
+    await waitFor(() => expect(el.querySelector('h1')?.textContent).toBe('Page not found'))
   })
 
-  it('offers a Sign in link in the header when signed out', async () => {
+  it('sends /auth to the profile when signed in and to sign-in when not', async () => {
+    const signedIn = authPlatform({ route: '/', session: ada })
+    mount(plugin.routes?.mount, signedIn)
+    await waitFor(() =>
+      expect(signedIn.navigations).toContainEqual({ to: '/auth/profile', replace: true }),
+    )
+    const signedOut = authPlatform({ route: '/' })
+    mount(plugin.routes?.mount, signedOut)
+    await waitFor(() =>
+      expect(signedOut.navigations).toContainEqual({ to: '/auth/sign-in', replace: true }),
+    )
+  })
+
+  it('offers a Sign in link in the header that brings the visitor back', async () => {
+    window.history.replaceState(null, '', '/billing/invoices')
     const platform = authPlatform()
     const el = mount(plugin.slots?.['header.end'], platform)
     const link = await find<HTMLAnchorElement>(el, 'a')
     expect(link.textContent).toBe('Sign in')
     expect(link.getAttribute('href')).toBe('/auth/sign-in')
     link.click()
-    expect(platform.navigations).toEqual([{ to: '/auth/sign-in', replace: false }])
+    expect(platform.navigations).toEqual([
+      { to: '/auth/sign-in?next=%2Fbilling%2Finvoices', replace: false },
+    ])
   })
 
   it('switches the header from Sign in to the user menu when the session changes', async () => {
@@ -104,35 +112,54 @@ describe('auth plugin', () => {
     platform.setSession(ada, 'SIGNED_IN')
     const button = await find<HTMLButtonElement>(el, 'button[aria-haspopup="menu"]')
     expect(button.textContent).toContain('Ada Lovelace')
+    platform.setSession(
+      { status: 'signed-in', user: { ...ada.user!, displayName: 'Countess' } },
+      'USER_UPDATED',
+    )
+    await waitFor(() => expect(button.textContent).toContain('Countess'))
     platform.setSession({ status: 'signed-out', user: null }, 'SIGNED_OUT')
     await waitFor(() => expect(el.querySelector('a')?.textContent).toBe('Sign in'))
   })
 
-  it('opens the user menu by keyboard, moves with arrows and closes with Escape', async () => {
+  it('opens the user menu with Enter, moves with arrows and closes with Escape', async () => {
     const platform = authPlatform({ session: ada })
     const el = mount(plugin.slots?.['header.end'], platform)
     const button = await find<HTMLButtonElement>(el, 'button[aria-haspopup="menu"]')
     expect(button.getAttribute('aria-expanded')).toBe('false')
 
     button.focus()
-    key(button, 'ArrowDown')
+    key(button, 'Enter')
     await waitFor(() => expect(document.activeElement?.textContent).toBe('Profile'))
     expect(button.getAttribute('aria-expanded')).toBe('true')
     const menu = el.querySelector('[role="menu"]')
     expect(menu?.getAttribute('aria-labelledby')).toBe(button.id)
-    expect([...el.querySelectorAll('[role="menuitem"]')].map((item) => item.textContent)).toEqual([
-      'Profile',
-      'Sign out',
-    ])
+    expect(itemNames(el)).toEqual(['Profile', 'Sessions', 'Sign out', 'Sign out everywhere'])
 
     key(document.activeElement ?? button, 'ArrowDown')
-    expect(document.activeElement?.textContent).toBe('Sign out')
+    expect(document.activeElement?.textContent).toBe('Sessions')
+    key(document.activeElement ?? button, 'End')
+    expect(document.activeElement?.textContent).toBe('Sign out everywhere')
     key(document.activeElement ?? button, 'ArrowDown')
     expect(document.activeElement?.textContent).toBe('Profile')
+    key(document.activeElement ?? button, 'ArrowUp')
+    expect(document.activeElement?.textContent).toBe('Sign out everywhere')
 
     key(document.activeElement ?? button, 'Escape')
     await waitFor(() => expect(button.getAttribute('aria-expanded')).toBe('false'))
     expect(document.activeElement).toBe(button)
+  })
+
+  it('opens the user menu with Space and at the last item with ArrowUp', async () => {
+    const platform = authPlatform({ session: ada })
+    const el = mount(plugin.slots?.['header.end'], platform)
+    const button = await find<HTMLButtonElement>(el, 'button[aria-haspopup="menu"]')
+    button.focus()
+    key(button, ' ')
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Profile'))
+    key(document.activeElement ?? button, 'Escape')
+    await waitFor(() => expect(document.activeElement).toBe(button))
+    key(button, 'ArrowUp')
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Sign out everywhere'))
   })
 
   it('navigates to the chosen account page from the menu and closes it', async () => {
@@ -141,11 +168,62 @@ describe('auth plugin', () => {
     const button = await find<HTMLButtonElement>(el, 'button[aria-haspopup="menu"]')
     button.click()
     await waitFor(() => expect(button.getAttribute('aria-expanded')).toBe('true'))
-    const signOut = [...el.querySelectorAll<HTMLAnchorElement>('[role="menuitem"]')].find(
+    const sessions = [...el.querySelectorAll<HTMLElement>('[role="menuitem"]')].find(
+      (item) => item.textContent === 'Sessions',
+    )
+    sessions?.click()
+    expect(platform.navigations).toEqual([{ to: '/auth/sessions', replace: false }])
+    await waitFor(() => expect(button.getAttribute('aria-expanded')).toBe('false'))
+  })
+
+  it('signs out everywhere from the menu, then shows the sign-in page', async () => {
+    const bff = fakeBff({ 'POST /api/auth/sign-out': Response.json({ status: 'signed_out' }) })
+    const platform = authPlatform({ session: ada, fetch: bff.fetch })
+    platform.session.refresh = async () => {
+      platform.setSession({ status: 'signed-out', user: null }, 'SIGNED_OUT')
+      return platform.session.current()
+    }
+    const el = mount(plugin.slots?.['header.end'], platform)
+    const button = await find<HTMLButtonElement>(el, 'button[aria-haspopup="menu"]')
+    button.click()
+    const everywhere = [...el.querySelectorAll<HTMLElement>('[role="menuitem"]')].find(
+      (item) => item.textContent === 'Sign out everywhere',
+    )
+    everywhere?.click()
+    await waitFor(() =>
+      expect(platform.navigations).toEqual([{ to: '/auth/sign-in', replace: false }]),
+    )
+    expect(bff.calls).toEqual([
+      { method: 'POST', path: '/api/auth/sign-out', body: { scope: 'global' } },
+    ])
+    expect(platform.notices).toEqual([
+      { kind: 'success', message: 'You are signed out on every device.' },
+    ])
+    await waitFor(() => expect(el.querySelector('a')?.textContent).toBe('Sign in'))
+  })
+
+  it('keeps the menu and says so when signing out fails', async () => {
+    const platform = authPlatform({
+      session: ada,
+      fetch: () =>
+        Promise.reject(
+          Object.assign(new Error('Unreachable.'), {
+            name: 'ApiError',
+            code: 'upstream_unavailable',
+            status: 503,
+          }),
+        ),
+    })
+    const el = mount(plugin.slots?.['header.end'], platform)
+    const button = await find<HTMLButtonElement>(el, 'button[aria-haspopup="menu"]')
+    button.click()
+    const signOut = [...el.querySelectorAll<HTMLElement>('[role="menuitem"]')].find(
       (item) => item.textContent === 'Sign out',
     )
     signOut?.click()
-    expect(platform.navigations).toEqual([{ to: '/auth/sign-out', replace: false }])
-    await waitFor(() => expect(button.getAttribute('aria-expanded')).toBe('false'))
+    await waitFor(() => expect(platform.notices[0]?.kind).toBe('error'))
+    expect(platform.notices[0]?.message).toMatch(/^You could not be signed out\. /)
+    expect(platform.navigations).toEqual([])
+    await waitFor(() => expect(button.getAttribute('aria-busy')).toBe('false'))
   })
 })

@@ -4,10 +4,8 @@ import { UserMenu } from './features/user-menu/components/user-menu.tsx'
 import { mountReact } from './lib/mount-react.tsx'
 import './styles/base.css'
 
-// The page loads on first visit only: the user menu, shown on every page, stays small.
-const ContractProofPage = lazy(
-  () => import('./features/contract-proof/components/contract-proof-page.tsx'),
-)
+// The pages load on first visit only: the user menu, shown on every page, stays small.
+const AuthRoutes = lazy(() => import('./features/account/components/auth-routes.tsx'))
 
 export default definePlugin({
   name: 'auth',
@@ -17,8 +15,14 @@ export default definePlugin({
       mountReact(
         el,
         platform,
-        <Suspense fallback={<p className="page-loading">Loading your account…</p>}>
-          <ContractProofPage />
+        <Suspense
+          fallback={
+            <p className="page-loading" role="status">
+              Loading your account…
+            </p>
+          }
+        >
+          <AuthRoutes />
         </Suspense>,
       ),
   },

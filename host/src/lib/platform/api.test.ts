@@ -120,4 +120,18 @@ describe('createApi', () => {
     expect(await response.json()).toEqual({ hello: 'world' })
     expect(api.baseUrl).toBe('http://app.test')
   })
+
+  it('tells its error listener about every catalogue error before throwing it', async () => {
+    const heard: Array<[string, string]> = []
+    const { fetchImpl } = fakeFetch(() =>
+      json({ error: { code: 'session_revoked', message: 'Signed out.', requestId: 'r' } }, 401),
+    )
+    const api = createApi({
+      baseUrl: 'http://app.test',
+      fetchImpl,
+      onError: (error, path) => heard.push([error.code, path]),
+    })
+    await expect(api.fetch('/api/billing')).rejects.toMatchObject({ code: 'session_revoked' })
+    expect(heard).toEqual([['session_revoked', '/api/billing']])
+  })
 })

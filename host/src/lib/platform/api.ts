@@ -6,6 +6,8 @@ export interface ApiOptions {
   /** The BFF's origin; the host is served from it (or proxied to it in dev). */
   baseUrl: string
   fetchImpl?: FetchImpl
+  /** Hears every catalogue error before it is thrown (the session store watches for revocation). */
+  onError?: (error: ApiError, path: string) => void
 }
 
 /** The catalogue code a bare status stands for, when a response carries no catalogue body. */
@@ -78,7 +80,18 @@ function isAbort(error: unknown): boolean {
 export function createApi({
   baseUrl,
   fetchImpl = (input, init) => fetch(input, init),
+  onError,
 }: ApiOptions): PlatformApi {
+  const fail = (error: ApiError, path: string): ApiError => {
+    try {
+      onError?.(error, path)
+    } catch (listenerError) {
+      // The caller's own error matters more than a failing observer of it.
+      console.warn('An API error listener threw', listenerError)
+    }
+    return error
+  }
+
   async function apiFetch(path: string, init: RequestInit = {}): Promise<Response> {
     const url = new URL(path, baseUrl).toString()
     const headers = new Headers(init.headers)
@@ -93,11 +106,14 @@ export function createApi({
     } catch (error) {
       // A caller's abort is a decision, not an outage: let it through unchanged.
       if (isAbort(error)) throw error
-      throw new ApiError('upstream_unavailable', {
-        message: 'The Tessera server could not be reached. Check your connection and try again.',
-      })
+      throw fail(
+        new ApiError('upstream_unavailable', {
+          message: 'The Tessera server could not be reached. Check your connection and try again.',
+        }),
+        path,
+      )
     }
-    if (!response.ok) throw await toApiError(response)
+    if (!response.ok) throw fail(await toApiError(response), path)
     return response
   }
   return { fetch: apiFetch, baseUrl }

@@ -189,4 +189,34 @@ describe('createLiveEvents', () => {
     await vi.advanceTimersByTimeAsync(10_000)
     expect(sources).toHaveLength(1)
   })
+
+  it('replaces the stream at once on reconnect, keeping every subscriber', () => {
+    const { events, sources } = setup()
+    const seen: string[] = []
+    events.subscribe('auth', (received) => seen.push(received.type))
+    sources[0]?.open()
+    events.reconnect()
+    expect(sources[0]?.closed).toBe(true)
+    expect(sources).toHaveLength(2)
+    // The old stream's late deliveries are not listened to any more.
+    sources[0]?.emit('tessera', event('auth'))
+    sources[1]?.emit('tessera', event('auth'))
+    expect(seen).toEqual(['auth'])
+  })
+
+  it('cancels a pending retry on reconnect instead of opening two streams', async () => {
+    const { events, sources } = setup()
+    events.connect()
+    sources[0]?.fail(2)
+    events.reconnect()
+    expect(sources).toHaveLength(2)
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(sources).toHaveLength(2)
+  })
+
+  it('does not open a stream on reconnect before anybody connected', () => {
+    const { events, sources } = setup()
+    events.reconnect()
+    expect(sources).toHaveLength(0)
+  })
 })

@@ -37,6 +37,12 @@ export interface LiveEventsOptions {
 export interface LiveEvents extends PlatformEvents {
   /** Opens the stream now rather than at the first subscription. */
   connect(): void
+  /**
+   * Replaces an open (or reconnecting) stream with a new one at once. The BFF picks a stream's
+   * topics from the session cookie when it connects, so a tab that signs in must reconnect to
+   * hear its user's events. Does nothing before the first connection.
+   */
+  reconnect(): void
   close(): void
 }
 
@@ -130,15 +136,29 @@ export function createLiveEvents({
         scheduleReconnect()
       }
     }
-    next.addEventListener(LIVE_EVENT_NAME, onMessage)
+    next.addEventListener(LIVE_EVENT_NAME, (message) => {
+      // A replaced stream may still flush what it had buffered; only the current one speaks.
+      if (source === next) onMessage(message)
+    })
   }
 
   function connect(): void {
     if (source === null && reconnectTimer === null && !closed) open()
   }
 
+  function reconnect(): void {
+    if (closed || (source === null && reconnectTimer === null)) return
+    if (reconnectTimer !== null) timers.clearTimeout(reconnectTimer)
+    reconnectTimer = null
+    source?.close()
+    source = null
+    delayMs = initialDelayMs
+    open()
+  }
+
   return {
     connect,
+    reconnect,
     close() {
       closed = true
       if (reconnectTimer !== null) timers.clearTimeout(reconnectTimer)

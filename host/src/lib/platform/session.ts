@@ -1,116 +1,360 @@
+import { z } from 'zod'
 import {
   ApiError,
+  AUTH_EVENT_TYPE,
+  authEventDataSchema,
   authEventNames,
   type AuthEventName,
+  type LiveEvent,
   type PlatformApi,
   type PlatformEvents,
   type PlatformSession,
   type SessionState,
-  type SessionUser,
 } from '@tessera/contracts'
 import { warnToConsole } from '../runtime.ts'
 
-/** Where the session comes from. The identity work swaps this source; the store stays as it is. */
-export type SessionSource = () => Promise<SessionState>
-
-function asSessionUser(value: unknown): SessionUser | null {
-  if (typeof value !== 'object' || value === null) return null
-  const user = value as Record<string, unknown>
-  if (typeof user.id !== 'string' || typeof user.email !== 'string') return null
-  const displayName = typeof user.displayName === 'string' ? user.displayName : null
-  return { id: user.id, email: user.email, displayName }
+/**
+ * What one read of the session says: the state plugins see, plus what the store needs to tell
+ * events apart (which BFF session this tab is on, whether it came from a recovery link).
+ */
+export interface SessionSnapshot {
+  state: SessionState
+  sessionId: string | null
+  recovery: boolean
 }
 
-/**
- * Reads the session from `GET /api/me`. Until the identity issue adds that route the BFF answers
- * `not_found`, which means nobody can be signed in: signed-out, not an error.
- */
-export function meSessionSource(api: PlatformApi): SessionSource {
-  return async () => {
-    try {
-      const response = await api.fetch('/api/me')
-      const body = (await response.json()) as { user?: unknown }
-      const user = asSessionUser(body.user)
-      return user ? { status: 'signed-in', user } : { status: 'signed-out', user: null }
-    } catch (error) {
-      if (
-        error instanceof ApiError &&
-        (error.code === 'not_found' || error.code === 'unauthenticated')
-      ) {
-        return { status: 'signed-out', user: null }
-      }
-      throw error
-    }
+/** Where the session comes from: `GET /api/me` in the app, a fake in tests. */
+export type SessionSource = () => Promise<SessionSnapshot>
+
+const signedOutSnapshot: SessionSnapshot = {
+  state: { status: 'signed-out', user: null },
+  sessionId: null,
+  recovery: false,
+}
+
+// Lenient on purpose: extra fields are ignored, so a newer BFF does not sign everybody out.
+const meBodySchema = z.object({
+  user: z
+    .object({ id: z.string(), email: z.string(), displayName: z.string().nullable().optional() })
+    .nullable(),
+  session: z.object({ id: z.string(), recovery: z.boolean().optional() }).optional(),
+  entitlements: z.object({ plan: z.string() }).optional(),
+})
+
+/** Turns a `GET /api/me` body into a snapshot; null when it is not one. */
+export function snapshotFromMe(body: unknown): SessionSnapshot | null {
+  const parsed = meBodySchema.safeParse(body)
+  if (!parsed.success) return null
+  const { user, session, entitlements } = parsed.data
+  if (user === null) return signedOutSnapshot
+  return {
+    state: {
+      status: 'signed-in',
+      user: { id: user.id, email: user.email, displayName: user.displayName ?? null },
+      ...(entitlements ? { entitlements: { plan: entitlements.plan } } : {}),
+    },
+    sessionId: session?.id ?? null,
+    recovery: session?.recovery ?? false,
   }
 }
 
-function isAuthEventName(value: string): value is AuthEventName {
-  return (authEventNames as readonly string[]).includes(value)
+/**
+ * Reads the session from `GET /api/me` (`{ user: null }` when signed out). A BFF without the
+ * route (`not_found`) or one that says `unauthenticated` means nobody is signed in.
+ */
+export function meSessionSource(api: PlatformApi): SessionSource {
+  return async () => {
+    let body: unknown
+    try {
+      const response = await api.fetch('/api/me', { cache: 'no-store' })
+      body = await response.json()
+    } catch (error) {
+      if (
+        error instanceof ApiError &&
+        (error.code === 'not_found' ||
+          error.code === 'unauthenticated' ||
+          error.code === 'session_revoked')
+      ) {
+        return signedOutSnapshot
+      }
+      throw error
+    }
+    const snapshot = snapshotFromMe(body)
+    if (snapshot === null) throw new Error('GET /api/me answered with a body we could not read')
+    return snapshot
+  }
 }
 
-/** The auth event a live event stands for: `SIGNED_IN` or `auth.SIGNED_IN`. */
-function authEventOf(type: string): AuthEventName | null {
-  const name = type.startsWith('auth.') ? type.slice('auth.'.length) : type
-  return isAuthEventName(name) ? name : null
+/** The slice of `BroadcastChannel` the store uses, so tests can hand in a fake. */
+export interface SessionChannel {
+  postMessage(message: unknown): void
+  addEventListener(type: 'message', listener: (event: MessageEvent) => void): void
+  removeEventListener(type: 'message', listener: (event: MessageEvent) => void): void
+  close(): void
 }
+
+/** The channel every tab of this origin shares; null where BroadcastChannel does not exist. */
+export function openSessionChannel(
+  scope: { BroadcastChannel?: typeof BroadcastChannel } = globalThis,
+): SessionChannel | null {
+  return typeof scope.BroadcastChannel === 'function'
+    ? new scope.BroadcastChannel(SESSION_CHANNEL_NAME)
+    : null
+}
+
+export const SESSION_CHANNEL_NAME = 'tessera.session'
+
+const sessionStateSchema = z.discriminatedUnion('status', [
+  z.object({ status: z.literal('signed-out'), user: z.null() }),
+  z.object({
+    status: z.literal('signed-in'),
+    user: z.object({ id: z.string(), email: z.string(), displayName: z.string().nullable() }),
+    entitlements: z.object({ plan: z.string() }).optional(),
+  }),
+])
+
+// Versioned: tabs running different host builds may share the channel after a deploy.
+const channelMessageSchema = z.object({
+  kind: z.literal('tessera.session/1'),
+  state: sessionStateSchema,
+  sessionId: z.string().nullable(),
+  recovery: z.boolean(),
+  event: z.enum(authEventNames).nullable(),
+})
+type ChannelMessage = z.infer<typeof channelMessageSchema>
 
 export interface SessionStore extends PlatformSession {
-  /** Starts the first read and listens for auth events. */
+  /** Reads the session (unless a read is under way or done) and listens for auth events. */
   start(): void
+  /** A BFF call failed: a revoked or missing session means this tab is signed out. */
+  noteApiError(error: unknown): void
+  /** The BFF session this tab is on (for the tests and the live stream), null when signed out. */
+  sessionId(): string | null
+  /** Stops listening to the stream and to other tabs. */
+  dispose(): void
 }
 
 export interface SessionStoreOptions {
   source: SessionSource
   events: PlatformEvents
+  /** Shared with the other tabs of this origin; null to keep the session to this tab. */
+  channel?: SessionChannel | null
+  /**
+   * Called when the signed-in identity changes (signed in, out, another account or session).
+   * The live stream picks its topics from the cookie when it connects, so it must reconnect.
+   */
+  onIdentityChange?: () => void
   warn?: (message: string, detail?: unknown) => void
 }
 
+function sameState(a: SessionState, b: SessionState): boolean {
+  if (a.status !== b.status) return false
+  if (a.status !== 'signed-in' || b.status !== 'signed-in') return true
+  return (
+    a.user.id === b.user.id &&
+    a.user.email === b.user.email &&
+    a.user.displayName === b.user.displayName &&
+    a.entitlements?.plan === b.entitlements?.plan
+  )
+}
+
+function sameSnapshot(a: SessionSnapshot, b: SessionSnapshot): boolean {
+  return sameState(a.state, b.state) && a.sessionId === b.sessionId && a.recovery === b.recovery
+}
+
+function identityOf(snapshot: SessionSnapshot): string {
+  return snapshot.state.status === 'signed-in'
+    ? `${snapshot.state.user.id}/${snapshot.sessionId ?? ''}`
+    : snapshot.state.status
+}
+
 /**
- * The platform's session: one store per page, read once at start, re-read on every auth event
- * from the live stream, and handed to each plugin as `platform.session`.
+ * The auth event a change stands for when nobody named one: a form that signed in and then
+ * called `refresh()` still tells every plugin `SIGNED_IN`. The first read at start names none.
+ */
+function inferEvent(previous: SessionSnapshot, next: SessionSnapshot): AuthEventName | null {
+  const before = previous.state
+  const after = next.state
+  if (before.status === 'loading') return null
+  if (after.status === 'signed-out') return before.status === 'signed-in' ? 'SIGNED_OUT' : null
+  if (after.status !== 'signed-in') return null
+  if (next.recovery && (!previous.recovery || previous.sessionId !== next.sessionId)) {
+    return 'PASSWORD_RECOVERY'
+  }
+  if (before.status !== 'signed-in' || before.user.id !== after.user.id) return 'SIGNED_IN'
+  if (previous.sessionId !== next.sessionId) return 'SIGNED_IN'
+  return sameState(before, after) ? null : 'USER_UPDATED'
+}
+
+/**
+ * The platform's session: one store per tab, read from the BFF at start, re-read on the auth
+ * events of the live stream, mirrored to the other tabs of the origin over BroadcastChannel, and
+ * handed to each plugin as `platform.session`.
+ *
+ * Reads are numbered: news that arrives while a read is under way (another tab signed out, the
+ * stream said SIGNED_OUT) wins over what that older read answers.
  */
 export function createSessionStore({
   source,
   events,
+  channel = null,
+  onIdentityChange,
   warn = warnToConsole,
 }: SessionStoreOptions): SessionStore {
-  let state: SessionState = { status: 'loading', user: null }
+  let snapshot: SessionSnapshot = {
+    state: { status: 'loading', user: null },
+    sessionId: null,
+    recovery: false,
+  }
+  let lastEvent: AuthEventName | null = null
   const listeners = new Set<(state: SessionState, event: AuthEventName | null) => void>()
-  let inFlight: Promise<SessionState> | null = null
+  // Every read started and every piece of news gets the next tick; a read answers for the
+  // moment it started, so it is dropped when something newer has been applied since.
+  let tick = 0
+  let newestApplied = 0
+  // refresh() calls in the same turn (three plugins reacting to one thing) share one request.
+  let batch: { promise: Promise<SessionState>; events: AuthEventName[] } | null = null
   let started = false
+  const cleanups: Array<() => void> = []
 
-  function publish(next: SessionState, event: AuthEventName | null): void {
-    state = next
-    for (const listener of [...listeners]) listener(next, event)
+  function notify(event: AuthEventName | null): void {
+    for (const listener of [...listeners]) {
+      try {
+        listener(snapshot.state, event)
+      } catch (error) {
+        warn('A session listener threw', error)
+      }
+    }
   }
 
-  async function refresh(event: AuthEventName | null = null): Promise<SessionState> {
-    // Parallel refreshes (three plugins reacting to one sign-in) share one request.
-    inFlight ??= source()
-      .catch((error: unknown) => {
-        warn('The session could not be read; treating the visitor as signed out', error)
-        const signedOut: SessionState = { status: 'signed-out', user: null }
-        return signedOut
-      })
-      .finally(() => {
-        inFlight = null
-      })
-    const next = await inFlight
-    publish(next, event)
-    return next
+  function apply(
+    next: SessionSnapshot,
+    named: AuthEventName | null,
+    from: 'read' | 'news' | 'tab',
+  ) {
+    const previous = snapshot
+    const event = named ?? inferEvent(previous, next)
+    const unchanged = sameSnapshot(previous, next)
+    // The same news from two paths (this tab's stream and another tab) is told once.
+    if (unchanged && (event === null || event === lastEvent)) return
+    if (!unchanged) snapshot = next
+    lastEvent = event
+    if (previous.state.status !== 'loading' && identityOf(previous) !== identityOf(snapshot)) {
+      onIdentityChange?.()
+    }
+    // What another tab told us is not told back to it.
+    const state = snapshot.state
+    if (from !== 'tab' && channel !== null && state.status !== 'loading') {
+      const message: ChannelMessage = {
+        kind: 'tessera.session/1',
+        state,
+        sessionId: snapshot.sessionId,
+        recovery: snapshot.recovery,
+        event,
+      }
+      try {
+        channel.postMessage(message)
+      } catch (error) {
+        // A closed channel (the page is unloading) must not keep this tab from updating.
+        warn('The session could not be shared with other tabs', error)
+      }
+    }
+    notify(event)
+  }
+
+  /** News from outside a read: reads still under way answer for an older moment. */
+  function applyNews(next: SessionSnapshot, event: AuthEventName | null, from: 'news' | 'tab') {
+    tick += 1
+    newestApplied = tick
+    apply(next, event, from)
+  }
+
+  async function read(named: readonly AuthEventName[]): Promise<SessionState> {
+    tick += 1
+    const number = tick
+    let next: SessionSnapshot
+    try {
+      next = await source()
+    } catch (error) {
+      warn('The session could not be read', error)
+      // A failed read says nothing about the session; only the first one must decide something.
+      if (snapshot.state.status !== 'loading' || number < newestApplied) return snapshot.state
+      next = signedOutSnapshot
+    }
+    if (number < newestApplied) return snapshot.state
+    newestApplied = number
+    apply(next, named[0] ?? null, 'read')
+    return snapshot.state
+  }
+
+  function refresh(event: AuthEventName | null = null): Promise<SessionState> {
+    if (batch !== null) {
+      if (event !== null) batch.events.push(event)
+      return batch.promise
+    }
+    const events: AuthEventName[] = event === null ? [] : [event]
+    const promise = Promise.resolve().then(() => {
+      batch = null
+      return read(events)
+    })
+    batch = { promise, events }
+    return promise
+  }
+
+  function onAuthEvent(liveEvent: LiveEvent): void {
+    const parsed = authEventDataSchema.safeParse(liveEvent.data)
+    if (!parsed.success) {
+      warn('An auth event did not match the contract; it was ignored', parsed.error.issues)
+      return
+    }
+    const { event, sessionId } = parsed.data
+    // A session this tab has left (it signed in again) may still say goodbye on the old stream.
+    if (sessionId !== null && snapshot.sessionId !== null && sessionId !== snapshot.sessionId) {
+      return
+    }
+    if (event === 'SIGNED_OUT') {
+      // Said by the BFF itself: no need to ask it again, and no wait before the tab reacts.
+      applyNews(signedOutSnapshot, 'SIGNED_OUT', 'news')
+    } else if (event === 'TOKEN_REFRESHED') {
+      // Nothing a plugin sees has changed, and every tab of the session hears it on its own.
+      if (snapshot.state.status === 'signed-in') notify('TOKEN_REFRESHED')
+    } else {
+      void refresh(event)
+    }
+  }
+
+  function onChannelMessage(message: MessageEvent): void {
+    const parsed = channelMessageSchema.safeParse(message.data)
+    if (!parsed.success) return
+    const { state, sessionId, recovery, event } = parsed.data
+    const next: SessionSnapshot = {
+      state:
+        state.status === 'signed-in'
+          ? {
+              status: 'signed-in',
+              user: state.user,
+              ...(state.entitlements ? { entitlements: state.entitlements } : {}),
+            }
+          : { status: 'signed-out', user: null },
+      sessionId,
+      recovery,
+    }
+    applyNews(next, event, 'tab')
   }
 
   return {
     start() {
       if (started) return
       started = true
-      events.subscribe('*', (liveEvent) => {
-        const authEvent = authEventOf(liveEvent.type)
-        if (authEvent) void refresh(authEvent)
-      })
-      void refresh()
+      cleanups.push(events.subscribe(AUTH_EVENT_TYPE, onAuthEvent))
+      if (channel !== null) {
+        channel.addEventListener('message', onChannelMessage)
+        cleanups.push(() => channel.removeEventListener('message', onChannelMessage))
+      }
+      // main.ts may have started the first read already, before the frame rendered.
+      if (tick === 0 && batch === null) void refresh()
     },
-    current: () => state,
+    current: () => snapshot.state,
     subscribe(listener) {
       listeners.add(listener)
       return () => {
@@ -118,5 +362,14 @@ export function createSessionStore({
       }
     },
     refresh: () => refresh(),
+    noteApiError(error) {
+      if (!(error instanceof ApiError) || snapshot.state.status !== 'signed-in') return
+      if (error.code === 'session_revoked' || error.code === 'unauthenticated') void refresh()
+    },
+    sessionId: () => snapshot.sessionId,
+    dispose() {
+      for (const cleanup of cleanups.splice(0)) cleanup()
+      channel?.close()
+    },
   }
 }

@@ -1,7 +1,8 @@
-import { createContext, use, useEffect, useState } from 'react'
+import { createContext, use, useEffect, useMemo, useState } from 'react'
 import type { ReactNode } from 'react'
 import type { LiveEvent } from '@tessera/contracts/events'
 import type { LiveEventStatus, Platform } from '@tessera/contracts/platform'
+import { announceNavigation } from './use-search.ts'
 
 const PlatformContext = createContext<Platform | null>(null)
 
@@ -12,7 +13,18 @@ export function PlatformProvider({
   platform: Platform
   children: ReactNode
 }) {
-  return <PlatformContext value={platform}>{children}</PlatformContext>
+  // Navigations made here are announced, so pages reading the query see query-only changes.
+  const announcing = useMemo<Platform>(
+    () => ({
+      ...platform,
+      navigate(to, options) {
+        platform.navigate(to, options)
+        announceNavigation()
+      },
+    }),
+    [platform],
+  )
+  return <PlatformContext value={announcing}>{children}</PlatformContext>
 }
 
 /** The platform the host handed this mount. */

@@ -1,32 +1,40 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { KeyboardEvent } from 'react'
+import type { SignOutScope } from '@tessera/contracts/auth'
 import { AppLink } from '../../../lib/app-link.tsx'
+import { authPaths } from '../../../lib/destinations.ts'
+import { withNext } from '../../../lib/next-path.ts'
 import { usePlatform, useSession } from '../../../lib/platform.tsx'
+import { useClient } from '../../../lib/use-client.ts'
+import { signOut } from '../../sign-out/sign-out.ts'
 import '../user-menu.css'
 
-const menuItems = [
-  { path: '/profile', label: 'Profile' },
-  { path: '/sign-out', label: 'Sign out' },
+type MenuItem =
+  | { kind: 'link'; label: string; to: string }
+  | { kind: 'sign-out'; label: string; scope: SignOutScope }
+
+const menuItems: MenuItem[] = [
+  { kind: 'link', label: 'Profile', to: authPaths.profile },
+  { kind: 'link', label: 'Sessions', to: authPaths.sessions },
+  { kind: 'sign-out', label: 'Sign out', scope: 'local' },
+  { kind: 'sign-out', label: 'Sign out everywhere', scope: 'global' },
 ]
 
 /**
  * The header's account control: a "Sign in" link when signed out; when signed in, a menu button
- * (ARIA menu-button pattern: arrows move, Escape closes and returns focus) with account actions.
+ * (ARIA menu-button pattern: Enter, Space or arrows open it, arrows move, Escape closes it and
+ * returns focus) with the account pages and signing out.
  */
 export function UserMenu() {
-  const platform = usePlatform()
   const session = useSession()
-
   if (session.status === 'loading') {
-    return <span className="user-menu__pending">Checking session…</span>
-  }
-  if (session.status === 'signed-out') {
     return (
-      <AppLink to={`${platform.basePath}/sign-in`} className="user-menu__sign-in">
-        Sign in
-      </AppLink>
+      <span className="user-menu__pending" role="status">
+        <span className="visually-hidden">Checking your session…</span>
+      </span>
     )
   }
+  if (session.status === 'signed-out') return <SignInLink />
   return (
     <SignedInMenu
       label={session.user.displayName ?? session.user.email}
@@ -35,14 +43,38 @@ export function UserMenu() {
   )
 }
 
+function SignInLink() {
+  const platform = usePlatform()
+  return (
+    <AppLink
+      to={authPaths.signIn}
+      className="user-menu__sign-in"
+      onClick={(event) => {
+        if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+          return
+        // Read at the click, not at render: the header does not re-render as pages change.
+        const here = `${window.location.pathname}${window.location.search}`
+        event.preventDefault()
+        platform.navigate(
+          here.startsWith('/auth') ? authPaths.signIn : withNext(authPaths.signIn, here),
+        )
+      }}
+    >
+      Sign in
+    </AppLink>
+  )
+}
+
 function SignedInMenu({ label, email }: { label: string; email: string }) {
   const platform = usePlatform()
+  const client = useClient()
   const [open, setOpen] = useState(false)
+  const [pending, setPending] = useState<SignOutScope | null>(null)
   const buttonId = useId()
   const menuId = useId()
   const rootRef = useRef<HTMLDivElement>(null)
   const buttonRef = useRef<HTMLButtonElement>(null)
-  const itemRefs = useRef<(HTMLAnchorElement | null)[]>([])
+  const itemRefs = useRef<(HTMLElement | null)[]>([])
   // Which item to focus once the menu has rendered open (items are hidden until then).
   const pendingFocus = useRef<'first' | 'last' | null>(null)
 
@@ -74,6 +106,15 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
     if (returnFocus) buttonRef.current?.focus()
   }
 
+  const runSignOut = async (scope: SignOutScope) => {
+    if (pending !== null) return
+    setPending(scope)
+    close(true)
+    const done = await signOut(platform, client, scope)
+    // When it worked this menu is gone (the header shows "Sign in"); otherwise it is usable again.
+    if (!done) setPending(null)
+  }
+
   const onButtonKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') {
       event.preventDefault()
@@ -85,7 +126,7 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
   }
 
   const onMenuKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
-    const items = itemRefs.current.filter((item): item is HTMLAnchorElement => item !== null)
+    const items = itemRefs.current.filter((item): item is HTMLElement => item !== null)
     const index = items.findIndex((item) => item === document.activeElement)
     const focusAt = (next: number) => items[(next + items.length) % items.length]?.focus()
     switch (event.key) {
@@ -106,7 +147,7 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
         focusAt(items.length - 1)
         break
       case ' ':
-        // Menu items are links, which browsers activate with Enter only; menus take Space too.
+        // Links answer Enter only; menu items take Space too.
         event.preventDefault()
         items[index]?.click()
         break
@@ -127,14 +168,16 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
         id={buttonId}
         type="button"
         className="user-menu__button"
+        aria-label={`${label}, account menu`}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={menuId}
+        aria-busy={pending !== null}
         onClick={() => (open ? close(false) : openMenu('first'))}
         onKeyDown={onButtonKeyDown}
       >
         <span className="user-menu__avatar" aria-hidden="true">
-          {label.slice(0, 1).toUpperCase()}
+          {pending !== null ? <span className="spinner" /> : label.slice(0, 1).toUpperCase()}
         </span>
         <span className="user-menu__label">{label}</span>
       </button>
@@ -142,18 +185,38 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
         <p className="user-menu__email">{email}</p>
         <ul id={menuId} role="menu" aria-labelledby={buttonId} onKeyDown={onMenuKeyDown}>
           {menuItems.map((item, index) => (
-            <li role="none" key={item.path}>
-              <AppLink
-                ref={(element) => {
-                  itemRefs.current[index] = element
-                }}
-                role="menuitem"
-                tabIndex={-1}
-                to={`${platform.basePath}${item.path}`}
-                onClick={() => close(true)}
-              >
-                {item.label}
-              </AppLink>
+            <li role="none" key={item.label}>
+              {item.kind === 'link' ? (
+                <AppLink
+                  ref={(element) => {
+                    itemRefs.current[index] = element
+                  }}
+                  role="menuitem"
+                  tabIndex={-1}
+                  to={item.to}
+                  onClick={() => close(true)}
+                >
+                  {item.label}
+                </AppLink>
+              ) : (
+                <button
+                  ref={(element) => {
+                    itemRefs.current[index] = element
+                  }}
+                  type="button"
+                  role="menuitem"
+                  tabIndex={-1}
+                  className={
+                    item.scope === 'global'
+                      ? 'user-menu__item user-menu__item--danger'
+                      : 'user-menu__item'
+                  }
+                  aria-disabled={pending !== null}
+                  onClick={() => void runSignOut(item.scope)}
+                >
+                  {item.label}
+                </button>
+              )}
             </li>
           ))}
         </ul>

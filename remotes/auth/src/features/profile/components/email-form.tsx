@@ -1,0 +1,88 @@
+import { useId } from 'react'
+import type { MeUser } from '@tessera/contracts/auth'
+import { authPaths } from '../../../lib/destinations.ts'
+import { usePlatform } from '../../../lib/platform.tsx'
+import { useClient } from '../../../lib/use-client.ts'
+import { Field } from '../../forms/components/field.tsx'
+import { FormAlert } from '../../forms/components/form-alert.tsx'
+import { SubmitButton } from '../../forms/components/submit-button.tsx'
+import { useForm } from '../../forms/use-form.ts'
+import { checkEmail } from '../../forms/validation.ts'
+
+/** A new address, confirmed by a link sent to it; the current one stays until then. */
+export function EmailForm({
+  user,
+  onRequested,
+}: {
+  user: MeUser
+  onRequested: () => Promise<void>
+}) {
+  const platform = usePlatform()
+  const client = useClient()
+  const headingId = useId()
+
+  const form = useForm({
+    fields: {
+      email: {
+        validate: (value) =>
+          checkEmail(value) ??
+          (value.trim().toLowerCase() === user.email
+            ? 'This is your email address already.'
+            : null),
+      },
+    },
+    submit: async ({ email }) => {
+      const response = await client.api.me.email.$post({
+        json: { email, next: authPaths.profile },
+      })
+      const body = await response.json()
+      form.reset({ email: '' })
+      platform.notify({
+        kind: 'success',
+        message: `We sent a link to ${body.email}. Open it to confirm your new address.`,
+      })
+      await onRequested()
+    },
+  })
+
+  return (
+    <form
+      ref={form.formRef}
+      className="form"
+      noValidate
+      aria-labelledby={headingId}
+      onSubmit={form.onSubmit}
+    >
+      <h2 id={headingId}>Email</h2>
+      <p>
+        You sign in with <strong className="break-anywhere">{user.email}</strong>.
+      </p>
+      {user.pendingEmail && (
+        <p className="notice" role="status">
+          Waiting for you to confirm <strong className="break-anywhere">{user.pendingEmail}</strong>
+          : open the link we sent there. Until then, keep using your current address.
+        </p>
+      )}
+      <FormAlert alert={form.alert} alertRef={form.alertRef} cooldown={form.cooldown} />
+      <Field
+        label="New email address"
+        type="email"
+        autoComplete="email"
+        inputMode="email"
+        autoCapitalize="off"
+        spellCheck={false}
+        value={form.values.email}
+        onValue={(value) => form.setValue('email', value)}
+        onLeave={() => form.blur('email')}
+        error={form.errors.email}
+        required
+      />
+      <SubmitButton
+        pending={form.pending}
+        cooldown={form.cooldown}
+        label="Change email"
+        pendingLabel="Sending the link…"
+      />
+    </form>
+  )
+}
