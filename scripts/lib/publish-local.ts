@@ -23,15 +23,20 @@ export function publishLocal(options: {
     if (existsSync(target)) rmSync(target, { recursive: true })
     mkdirSync(path.dirname(target), { recursive: true })
     cpSync(dist, target, { recursive: true })
+    const base = `${options.cdnUrl}/${descriptor.name}/${descriptor.version}`
     entries.push({
       name: descriptor.name,
       version: descriptor.version,
-      entryUrl: `${options.cdnUrl}/${descriptor.name}/${descriptor.version}/${descriptor.entry}`,
+      entryUrl: `${base}/${descriptor.entry}`,
       contract: descriptor.contract,
       basePath: descriptor.basePath,
       nav: descriptor.nav,
       slots: descriptor.slots,
       previous: null,
+      // The host requests these together with the entry (descriptor paths are relative to it).
+      ...(descriptor.preload
+        ? { preload: descriptor.preload.map((file) => `${base}/${file}`) }
+        : {}),
     })
   }
   mkdirSync(path.dirname(options.registryFile), { recursive: true })

@@ -3,6 +3,8 @@ import type { LiveEventStatus, RegistrySnapshot } from '@tessera/contracts'
 import { MainNav } from '../features/navigation/main-nav.tsx'
 import { remoteLabel } from '../features/remotes/loader.ts'
 import { RemoteOutlet } from '../features/remotes/remote-outlet.tsx'
+import { SessionPending } from '../features/session/session-pending.tsx'
+import { useRouteGuard } from '../features/session/use-route-guard.ts'
 import { ThemeToggle } from '../features/theme/theme-toggle.tsx'
 import { ToastRegion } from '../features/toasts/toast-region.tsx'
 import { interceptPluginLinks, isPlainLeftClick } from '../lib/router/links.ts'
@@ -74,6 +76,7 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
   const navId = useId()
   const slotRemotes = snapshot.remotes.filter((remote) => remote.slots.includes('header.end'))
   const homePath = navRemotes(snapshot.remotes)[0]?.basePath ?? null
+  const guard = useRouteGuard(router, kernel.session, location, match, snapshot.remotes)
 
   useEffect(() => {
     if (match.kind === 'redirect') router.navigate(match.to, { replace: true })
@@ -170,9 +173,10 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
       </header>
       <main className="host-main" id="host-main" ref={mainRef} tabIndex={-1}>
         {showDiagnostics && <Diagnostics snapshot={snapshot} />}
-        {match.kind === 'remote' && (
+        {match.kind === 'remote' && guard.kind === 'pass' && (
           <RemoteOutlet key={match.remote.name} remote={match.remote} target={ROUTE_TARGET} />
         )}
+        {match.kind === 'remote' && guard.kind !== 'pass' && <SessionPending />}
         {match.kind === 'not-found' && (
           <NotFoundPage pathname={match.pathname} homePath={homePath} onNavigate={navigate} />
         )}

@@ -1,9 +1,11 @@
 import {
   CONTRACT_MAJOR,
+  type ApiError,
   type Platform,
   type PlatformApi,
   type SnapshotRemote,
 } from '@tessera/contracts'
+import { createLoadOrder } from '../features/remotes/load-order.ts'
 import { createRemoteLoader } from '../features/remotes/loader.ts'
 import type { RemoteEntryRef } from '../features/remotes/remote-load-error.ts'
 import type { MountedPlatform, RemotesRuntime } from '../features/remotes/remotes-context.tsx'
@@ -17,7 +19,13 @@ import {
   type LiveEvents,
 } from '../lib/platform/live-events.ts'
 import { createNoticeStore, type NoticeStore } from '../lib/platform/notices.ts'
-import { createSessionStore, meSessionSource, type SessionStore } from '../lib/platform/session.ts'
+import {
+  createSessionStore,
+  meSessionSource,
+  openSessionChannel,
+  type SessionChannel,
+  type SessionStore,
+} from '../lib/platform/session.ts'
 import { createThemeStore, type ThemeStore } from '../lib/platform/theme.ts'
 import { subPathOf } from '../lib/router/match-route.ts'
 import { createRouter, type Router } from '../lib/router/router.ts'
@@ -40,6 +48,8 @@ export interface KernelOptions {
   loadModule(ref: RemoteEntryRef): Promise<unknown>
   fetchImpl?: (input: string, init?: RequestInit) => Promise<Response>
   createEventSource?: EventSourceFactory
+  /** Shares the session with the origin's other tabs; BroadcastChannel unless given (null: none). */
+  sessionChannel?: SessionChannel | null
 }
 
 function safeStorage(win: Window): Storage | null {
@@ -57,9 +67,16 @@ export function createKernel({
   loadModule,
   fetchImpl,
   createEventSource,
+  sessionChannel = openSessionChannel(),
 }: KernelOptions): Kernel {
   const router = createRouter(win)
-  const api = createApi({ baseUrl: win.location.origin, ...(fetchImpl ? { fetchImpl } : {}) })
+  // The session store, made below because it reads through this api, hears of revoked sessions.
+  let onApiError: (error: ApiError) => void = () => undefined
+  const api = createApi({
+    baseUrl: win.location.origin,
+    onError: (error) => onApiError(error),
+    ...(fetchImpl ? { fetchImpl } : {}),
+  })
   const client = createBffClient(api)
   const events = createLiveEvents({
     url: '/api/events',
@@ -67,7 +84,14 @@ export function createKernel({
     replayTypes: ['connection.opened'],
     ...(createEventSource ? { createEventSource } : {}),
   })
-  const session = createSessionStore({ source: meSessionSource(api), events })
+  const session = createSessionStore({
+    source: meSessionSource(api),
+    events,
+    channel: sessionChannel,
+    // The stream's topics follow the cookie it connected with: a new identity needs a new stream.
+    onIdentityChange: () => events.reconnect(),
+  })
+  onApiError = (error) => session.noteApiError(error)
   const theme = createThemeStore({
     root: win.document.documentElement,
     storage: safeStorage(win),
@@ -158,6 +182,6 @@ export function createKernel({
     session,
     theme,
     notices,
-    remotes: { loader, platformFor, report },
+    remotes: { loader, loadOrder: createLoadOrder(), platformFor, report },
   }
 }

@@ -12,4 +12,7 @@ kernel.theme.apply()
 // The snapshot request goes out before React renders (index.html preloads it, too); the app
 // shows the boot error for this same promise if it fails.
 const snapshot = fetchSnapshot(kernel.client)
+// The session is read alongside, so a guarded page knows whether to show itself by the time the
+// frame renders (the app starts listening for auth events later; this read is not repeated).
+void kernel.session.refresh()
 renderApp(kernel, { initialSnapshot: snapshot, showDiagnostics: env.dev })

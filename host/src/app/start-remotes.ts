@@ -3,9 +3,10 @@ import { matchRoute } from '../lib/router/match-route.ts'
 import type { Kernel } from './kernel.ts'
 
 /**
- * Starts loading the remotes the first page will show (its route and the header slots) as soon as
- * the snapshot is in, before React renders; the outlets then share these loads. Nothing else is
- * fetched: a remote's code still loads only when its route or slot is shown.
+ * Starts loading the remote of the first page as soon as the frame with its navigation is drawn,
+ * before the outlets' effects run; the outlet then shares this load. The header slots are not
+ * started here: they wait for the page (load-order.ts), or go at once when no remote owns it.
+ * Nothing else is fetched: a remote's code still loads only when its route or slot is shown.
  */
 export function startShownRemotes(
   kernel: Pick<Kernel, 'router' | 'remotes'>,
@@ -18,8 +19,6 @@ export function startShownRemotes(
       : match.kind === 'redirect'
         ? snapshot.remotes.find((remote) => remote.basePath === match.to)
         : undefined
-  const shown = snapshot.remotes.filter(
-    (remote) => remote === routed || remote.slots.includes('header.end'),
-  )
-  for (const remote of shown) void kernel.remotes.loader.load(remote)
+  if (routed) void kernel.remotes.loader.load(routed)
+  else kernel.remotes.loadOrder.releaseSlots()
 }

@@ -7,6 +7,7 @@ import { build, mergeConfig } from 'vite'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { remoteDescriptorSchema, type RemoteDescriptor } from '@tessera/contracts'
 import { defineRemoteConfig } from './define-remote-config.ts'
+import { SATISFY_STUB_MESSAGE } from './host-provided-shared.ts'
 
 const fixture = fileURLToPath(new URL('../fixtures/sample-remote/', import.meta.url))
 const options = {
@@ -23,13 +24,20 @@ const files = new Map<string, string>()
 
 beforeAll(async () => {
   outDir = await mkdtemp(path.join(tmpdir(), 'tessera-remote-build-'))
+  // Build as `npm run build` does: Vitest sets NODE_ENV=test, which gives a development JSX
+  // runtime and different chunks.
+  const nodeEnv = process.env.NODE_ENV
+  process.env.NODE_ENV = 'production'
   await build(
     mergeConfig(defineRemoteConfig({ ...options, slots: [] }), {
       configFile: false,
       logLevel: 'silent',
       build: { outDir },
     }),
-  )
+  ).finally(() => {
+    if (nodeEnv === undefined) delete process.env.NODE_ENV
+    else process.env.NODE_ENV = nodeEnv
+  })
   for (const entry of await readdir(outDir, { recursive: true, withFileTypes: true })) {
     if (!entry.isFile()) continue
     const absolute = path.join(entry.parentPath, entry.name)
@@ -88,8 +96,48 @@ describe('a remote built with defineRemoteConfig', () => {
   it('leaves no originjs placeholder in remoteEntry.js and lists the exposed module CSS in it', () => {
     const remoteEntry = files.get('assets/remoteEntry.js') ?? ''
     expect(remoteEntry).not.toContain('__v__css__')
-    expect(remoteEntry).toMatch(/\["plugin-[\w-]+\.css"\]/)
+    expect(remoteEntry).toMatch(/\["__federation_expose_Plugin-[\w-]+\.css"\]/)
     expect(remoteEntry).toMatch(/"\.\/__federation_expose_Plugin-[\w-]+\.js"/)
+  })
+
+  it('emits no fallback copy of a shared module, nor a runtime chunk split off for one', () => {
+    const names = javascript().map(([name]) => name)
+    expect(names.filter((name) => /__federation_shared_|rolldown-runtime/.test(name))).toEqual([])
+    expect(names).toContainEqual(expect.stringMatching(/^assets\/_virtual___federation_fn_import-/))
+  })
+
+  it('emits the exposed module itself, not a re-export of another chunk', () => {
+    const exposed = javascript().filter(([name]) => name.includes('__federation_expose_Plugin'))
+    expect(exposed).toHaveLength(1)
+    // The plugin's own code (its name, its lazy import) is in the chunk remoteEntry.js imports.
+    expect(exposed[0]?.[1]).toContain('"sample"')
+    expect(exposed[0]?.[1]).toContain('lazy-page-')
+  })
+
+  it('lists in the descriptor what the exposed module needs at once, and not its lazy page', () => {
+    const preload = descriptor.preload ?? []
+    const listed = new Set(descriptor.files.map((file) => file.path))
+    for (const file of preload) expect(listed.has(file), file).toBe(true)
+    expect(preload[0]).toMatch(/^assets\/__federation_expose_Plugin-[\w-]+\.js$/)
+    expect(preload).toContainEqual(
+      expect.stringMatching(/^assets\/__federation_expose_Plugin-[\w-]+\.css$/),
+    )
+    // Everything the exposed chunk imports statically is listed, so nothing is found late.
+    const exposedCode = files.get(preload[0] ?? '') ?? ''
+    for (const match of exposedCode.matchAll(/from\s*"\.\/([\w-]+\.js)"/g)) {
+      expect(preload).toContain(`assets/${match[1] ?? ''}`)
+    }
+    expect(preload.some((file) => file.includes('lazy-page'))).toBe(false)
+    expect(preload).not.toContain('assets/remoteEntry.js')
+  })
+
+  it("ships a stub instead of originjs's semver matcher, which a remote never calls", () => {
+    const all = javascript()
+      .map(([, code]) => code)
+      .join('\n')
+    // A piece of the semver grammar in originjs's satisfy.mjs.
+    expect(all).not.toContain('[0-9A-Za-z-]+')
+    expect(all).toContain(SATISFY_STUB_MESSAGE)
   })
 
   it('loads lazy chunks and their CSS relative to the chunk that imports them, never from /', () => {

@@ -8,6 +8,7 @@ import type { UserConfig } from 'vite'
 import type { SlotName } from '@tessera/contracts'
 import { descriptorPlugin } from './descriptor.ts'
 import { federationOutputPlugin } from './federation-output.ts'
+import { hostProvidedSharedPlugin, NO_LOCAL_COPY } from './host-provided-shared.ts'
 import { scopeCss } from './scope-css.ts'
 
 /** Modules every remote takes from the host, so the page holds exactly one React. */
@@ -77,6 +78,7 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
     publicDir: false,
     plugins: [
       react(),
+      hostProvidedSharedPlugin(),
       federation({
         name: options.name,
         filename: 'remoteEntry.js',
@@ -87,9 +89,10 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
           sharedSingletons.map((id) => [
             id,
             // `generate: false`: no local fallback, so the remote can only ever run on the host's
-            // React (a missing share fails loudly instead of loading a second React). The fallback
-            // chunks Rolldown still writes are removed by federationOutputPlugin.
-            { version: sharedVersions[id], generate: false },
+            // React (a missing share fails loudly instead of loading a second React). originjs
+            // still emits a fallback chunk from `packagePath`: an empty module (see
+            // host-provided-shared.ts), and federationOutputPlugin prunes it.
+            { version: sharedVersions[id], generate: false, packagePath: NO_LOCAL_COPY },
           ]),
         ),
       }),
@@ -110,9 +113,11 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
       // Vite 8's default minifier (Oxc) prints strings as template literals, which originjs's CSS
       // placeholder replacement does not match (federation-facts workaround 1).
       minify: 'terser',
-      // A remote has no page of its own: the exposed module is its only entry.
       rolldownOptions: {
-        input: { plugin: path.join(root, 'src/plugin.tsx') },
+        // A remote has no page of its own: its entries are the ones originjs emits (remoteEntry.js
+        // and the exposed module). Naming src/plugin.tsx here as well made the exposed chunk a
+        // re-export facade of it, one more file fetched after the other on every cold load.
+        input: [],
         // Terser's timing report is noise on every build; Tessera chose terser on purpose.
         checks: { pluginTimings: false },
       },

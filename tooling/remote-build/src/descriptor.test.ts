@@ -98,6 +98,19 @@ describe('buildDescriptor', () => {
     ).toThrow(/remoteEntry\.js/)
   })
 
+  it('records the files to preload, when each is a file of the build', () => {
+    const withChunk = [...files, { path: 'assets/plugin-abc.js', sha256: SHA256_EMPTY, bytes: 0 }]
+    const descriptor = buildDescriptor(facts, withChunk, new Date(0), ['assets/plugin-abc.js'])
+    expect(descriptor.preload).toEqual(['assets/plugin-abc.js'])
+    expect(buildDescriptor(facts, withChunk, new Date(0)).preload).toBeUndefined()
+  })
+
+  it('refuses a preload list that names a file the build did not emit', () => {
+    expect(() => buildDescriptor(facts, files, new Date(0), ['assets/gone.js'])).toThrow(
+      /preload names files the build did not emit: assets\/gone\.js/,
+    )
+  })
+
   it('records a slot-less, nav-less remote', () => {
     const descriptor = buildDescriptor({ ...facts, nav: null, slots: [] }, files, new Date(0))
     expect(descriptor.nav).toBeNull()

@@ -9,6 +9,7 @@ import {
   type RemoteDescriptor,
   type SlotName,
 } from '@tessera/contracts'
+import { exposedClosure } from './exposed-closure.ts'
 
 /** Where originjs emits the federation entry inside `dist/`, relative to the descriptor. */
 export const REMOTE_ENTRY = 'assets/remoteEntry.js'
@@ -47,12 +48,14 @@ export async function hashFiles(dir: string): Promise<RemoteFile[]> {
 
 /**
  * Builds the descriptor of one remote build and validates it against the contract's schema, so a
- * build can never publish a descriptor the registry would refuse.
+ * build can never publish a descriptor the registry would refuse. `preload` lists the files the
+ * exposed module needs at once (see `exposedClosure`); each must be one of `files`.
  */
 export function buildDescriptor(
   facts: RemoteFacts,
   files: RemoteFile[],
   builtAt: Date = new Date(),
+  preload?: string[],
 ): RemoteDescriptor {
   const candidate = {
     name: facts.name,
@@ -64,6 +67,7 @@ export function buildDescriptor(
     entry: REMOTE_ENTRY,
     shared: facts.shared,
     files,
+    ...(preload ? { preload } : {}),
     builtAt: builtAt.toISOString(),
   }
   const parsed = remoteDescriptorSchema.safeParse(candidate)
@@ -76,6 +80,12 @@ export function buildDescriptor(
   if (!files.some((file) => file.path === REMOTE_ENTRY)) {
     throw new Error(`${DESCRIPTOR_FILE} for "${facts.name}": the build emitted no ${REMOTE_ENTRY}`)
   }
+  const missing = (preload ?? []).filter((name) => !files.some((file) => file.path === name))
+  if (missing.length > 0) {
+    throw new Error(
+      `${DESCRIPTOR_FILE} for "${facts.name}": preload names files the build did not emit: ${missing.join(', ')}`,
+    )
+  }
   return parsed.data
 }
 
@@ -83,8 +93,9 @@ export function buildDescriptor(
 export async function writeDescriptor(
   outDir: string,
   facts: RemoteFacts,
+  preload?: string[],
 ): Promise<RemoteDescriptor> {
-  const descriptor = buildDescriptor(facts, await hashFiles(outDir))
+  const descriptor = buildDescriptor(facts, await hashFiles(outDir), new Date(), preload)
   await writeFile(path.join(outDir, DESCRIPTOR_FILE), `${JSON.stringify(descriptor, null, 2)}\n`)
   return descriptor
 }
@@ -92,22 +103,31 @@ export async function writeDescriptor(
 /**
  * Vite plugin: after every file of the build is on disk, writes the remote's descriptor. It runs
  * last so that the hashes cover the bytes other plugins wrote, and fails the build when the
- * descriptor would be invalid.
+ * descriptor would be invalid. The preload list is read from the final bundle (after
+ * federationOutputPlugin pruned it), where the chunks' static imports are known.
  */
 export function descriptorPlugin(facts: RemoteFacts): Plugin {
   let outDir = ''
+  let preload: string[] = []
   return {
     name: 'tessera:descriptor',
     apply: 'build',
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir)
     },
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const { chunks, css } = exposedClosure(bundle)
+        preload = [...chunks, ...css]
+      },
+    },
     writeBundle: {
       order: 'post',
       sequential: true,
       async handler() {
         try {
-          await writeDescriptor(outDir, facts)
+          await writeDescriptor(outDir, facts, preload)
         } catch (error) {
           this.error(error instanceof Error ? error.message : String(error))
         }

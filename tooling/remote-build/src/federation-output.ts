@@ -1,21 +1,18 @@
 import path from 'node:path'
 import type { Plugin, Rollup } from 'vite'
 import { REMOTE_ENTRY } from './descriptor.ts'
+import { exposedClosure, isExposeChunk } from './exposed-closure.ts'
 
 type OutputBundle = Rollup.OutputBundle
 
 /** Markers originjs leaves in `remoteEntry.js` when one of its replacements did not apply. */
 const leftoverMarkers = ['__v__css__', '__VITE_BASE_PLACEHOLDER__', '${__federation_expose_']
 
-function isExposeChunk(chunk: Rollup.OutputChunk): boolean {
-  return chunk.name.startsWith('__federation_expose_')
-}
-
 /**
  * Deletes the chunks that nothing reachable from `remoteEntry.js` can import. With
  * `generate: false` originjs means to drop its fallback copies of the shared packages, but under
- * Rolldown the chunks are not named the way its filter expects, so react and react-dom would
- * still be emitted (never loaded, but shipped and hashed).
+ * Rolldown the chunks are not named the way its filter expects, so they would still be emitted
+ * (never loaded, but shipped and hashed; empty since host-provided-shared.ts).
  */
 export function pruneUnreachableChunks(bundle: OutputBundle, entry: string): string[] {
   const reachable = new Set<string>()
@@ -43,26 +40,6 @@ export function pruneUnreachableChunks(bundle: OutputBundle, entry: string): str
   return pruned.sort()
 }
 
-/** The stylesheets imported by the exposed modules and everything they import statically. */
-function exposedCss(bundle: OutputBundle): Set<string> {
-  const css = new Set<string>()
-  const seen = new Set<string>()
-  const pending = Object.values(bundle)
-    .filter((output): output is Rollup.OutputChunk => output.type === 'chunk')
-    .filter(isExposeChunk)
-    .map((chunk) => chunk.fileName)
-  while (pending.length > 0) {
-    const fileName = pending.pop()
-    if (fileName === undefined || seen.has(fileName)) continue
-    seen.add(fileName)
-    const output = bundle[fileName]
-    if (output?.type !== 'chunk') continue
-    for (const stylesheet of output.viteMetadata?.importedCss ?? []) css.add(stylesheet)
-    pending.push(...output.imports)
-  }
-  return css
-}
-
 /**
  * Checks that `remoteEntry.js` is loadable: originjs replaced all of its placeholders (the CSS
  * list is the one Vite 8's default minifier breaks) and every file it names is in the bundle.
@@ -79,7 +56,7 @@ export function checkRemoteEntry(bundle: OutputBundle, entry: string): string[] 
   }
   // originjs deletes its CSS-loading call when it cannot match the exposed module, so the CSS
   // would silently never load: every stylesheet the exposed module imports must be named.
-  for (const css of exposedCss(bundle)) {
+  for (const css of exposedClosure(bundle).css) {
     if (!chunk.code.includes(JSON.stringify(path.posix.basename(css)))) {
       problems.push(`${entry} does not load "${css}", the CSS of the exposed module`)
     }

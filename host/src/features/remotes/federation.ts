@@ -3,6 +3,7 @@ import {
   __federation_method_setRemote,
   __federation_method_unwrapDefault,
 } from 'virtual:__federation__'
+import { preloadRemoteFiles } from './preload-links.ts'
 import { RemoteLoadError, type RemoteEntryRef } from './remote-load-error.ts'
 
 // The one module that knows the federation plugin (DESIGN §4): replacing @originjs with another
@@ -30,6 +31,10 @@ export function registerRemote(ref: RemoteEntryRef): string {
   const key = count === 1 ? base : `${base}|attempt-${count}`
   const url = new URL(ref.entryUrl)
   if (count > 1) url.searchParams.set('tessera-attempt', String(count))
+  // The first attempt announces the exposed module's files so they download in parallel with the
+  // entry rather than one import after another. A retry goes through the imports alone: the
+  // hints are a head start for the first load, not part of loading.
+  if (count === 1 && ref.preload) preloadRemoteFiles(document, ref.entryUrl, ref.preload)
   __federation_method_setRemote(key, {
     url: () => Promise.resolve(url.toString()),
     format: 'esm',

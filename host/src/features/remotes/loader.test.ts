@@ -66,6 +66,19 @@ describe('createRemoteLoader', () => {
     expect(reports).toEqual([])
   })
 
+  it("hands the snapshot's preload list to the first attempt with the entry", async () => {
+    const refs: RemoteEntryRef[] = []
+    const { loader } = setup(async (ref) => {
+      refs.push(ref)
+      return billingPlugin()
+    })
+    const preload = ['http://cdn.test/billing/1.2.0/assets/__federation_expose_Plugin-a1.js']
+    await settle(loader.load({ ...billing, preload }))
+    expect(refs).toEqual([
+      { name: 'billing', version: '1.2.0', entryUrl: billing.entryUrl, preload },
+    ])
+  })
+
   it('gives up on a hung origin after the timeout instead of spinning forever', async () => {
     const { loader, reports } = setup(hang)
     const pending = loader.load({ ...billing, previous: null })

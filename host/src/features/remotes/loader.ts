@@ -180,6 +180,7 @@ export function createRemoteLoader({
       name: remote.name,
       version: remote.version,
       entryUrl: remote.entryUrl,
+      ...(remote.preload ? { preload: remote.preload } : {}),
     }
     const reportFailure = (
       ref: RemoteEntryRef,

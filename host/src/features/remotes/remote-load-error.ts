@@ -19,4 +19,6 @@ export interface RemoteEntryRef {
   name: string
   version: string
   entryUrl: string
+  /** Files the exposed module needs at once, to request together with the entry (a hint). */
+  preload?: readonly string[]
 }

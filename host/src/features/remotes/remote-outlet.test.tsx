@@ -7,8 +7,10 @@ import {
   type RemoteErrorReport,
   type SnapshotRemote,
 } from '@tessera/contracts'
+import { createLoadOrder } from './load-order.ts'
 import { createRemoteLoader } from './loader.ts'
 import { RemoteOutlet } from './remote-outlet.tsx'
+import type { RemoteEntryRef } from './remote-load-error.ts'
 import { RemotesContext, type RemotesRuntime } from './remotes-context.tsx'
 
 const billing: SnapshotRemote = {
@@ -22,10 +24,12 @@ const billing: SnapshotRemote = {
   previous: null,
 }
 
-function setup(loadModule: () => Promise<unknown>) {
+function setup(loadModule: (ref: RemoteEntryRef) => Promise<unknown>) {
   const reports: RemoteErrorReport[] = []
   const disposed: string[] = []
   const runtime: RemotesRuntime = {
+    // A cap far beyond any test: only the page's outlet lets slots go.
+    loadOrder: createLoadOrder({ maxWaitMs: 60_000 }),
     loader: createRemoteLoader({
       loadModule,
       report: (report) => reports.push(report),
@@ -96,7 +100,60 @@ describe('RemoteOutlet', () => {
       }),
     )
     renderOutlet(runtime, { kind: 'slot', slot: 'header.end' })
+    runtime.loadOrder.releaseSlots()
     expect(await screen.findByText('Pro plan')).toBeTruthy()
+  })
+
+  it('holds a slot back until the page has mounted, so the page loads first', async () => {
+    const auth: SnapshotRemote = { ...billing, name: 'auth', basePath: '/auth', nav: null }
+    const pages: Array<() => void> = []
+    const loadModule = vi.fn(async (ref: RemoteEntryRef) => {
+      if (ref.name === 'billing') await new Promise<void>((resolve) => pages.push(resolve))
+      return definePlugin({
+        name: ref.name,
+        contract: 1,
+        routes: {
+          mount: (el) => {
+            el.innerHTML = `<h1>${ref.name} page</h1>`
+            return () => undefined
+          },
+        },
+        slots: {
+          'header.end': (el) => {
+            el.textContent = `${ref.name} menu`
+            return () => undefined
+          },
+        },
+      })
+    })
+    const { runtime } = setup(loadModule)
+    render(
+      <RemotesContext value={runtime}>
+        <RemoteOutlet remote={auth} target={{ kind: 'slot', slot: 'header.end' }} />
+        <RemoteOutlet remote={billing} target={{ kind: 'route' }} />
+      </RemotesContext>,
+    )
+    await waitFor(() => expect(pages).toHaveLength(1))
+    expect(loadModule.mock.calls.map(([ref]) => ref.name)).toEqual(['billing'])
+    expect(screen.getByText('Loading Auth…')).toBeTruthy()
+
+    pages[0]?.()
+    expect(await screen.findByRole('heading', { name: 'billing page' })).toBeTruthy()
+    expect(await screen.findByText('auth menu')).toBeTruthy()
+    expect(loadModule.mock.calls.map(([ref]) => ref.name)).toEqual(['billing', 'auth'])
+  })
+
+  it('lets the slots load when the page fails, so a broken page does not empty the header', async () => {
+    const { runtime } = setup(async () => {
+      throw new TypeError('Failed to fetch dynamically imported module')
+    })
+    let released = false
+    void runtime.loadOrder.slotsMayLoad().then(() => {
+      released = true
+    })
+    renderOutlet(runtime)
+    expect(await screen.findByRole('button', { name: 'Try again' })).toBeTruthy()
+    await waitFor(() => expect(released).toBe(true))
   })
 
   it('shows the fallback card when mount throws, reports it, and leaves the host standing', async () => {

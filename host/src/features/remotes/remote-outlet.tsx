@@ -1,7 +1,7 @@
 import { Component, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react'
 import type { MountFn, SlotName, SnapshotRemote, Unmount } from '@tessera/contracts'
 import { FallbackCard } from './fallback-card.tsx'
-import { remoteLabel, type RemoteFailure } from './loader.ts'
+import { remoteLabel, type LoadOutcome, type RemoteFailure } from './loader.ts'
 import { useRemotesRuntime } from './remotes-context.tsx'
 
 export type OutletTarget = { kind: 'route' } | { kind: 'slot'; slot: SlotName }
@@ -51,8 +51,17 @@ function RemoteOutletInner({
     let dispose: (() => void) | null = null
     setState({ status: 'loading' })
 
-    void runtime.loader.load(remote).then((outcome) => {
-      if (cancelled) return
+    // A slot waits for the page's remote (load-order.ts); the page loads at once, and lets the
+    // slots go once it is mounted or has failed.
+    const loading: Promise<LoadOutcome | null> =
+      slot === null
+        ? runtime.loader.load(remote)
+        : runtime.loadOrder
+            .slotsMayLoad()
+            .then(() => (cancelled ? null : runtime.loader.load(remote)))
+
+    const show = (outcome: LoadOutcome | null): void => {
+      if (cancelled || outcome === null) return
       if (!outcome.ok) {
         setState({ status: 'failed', failure: outcome.failure, version: remote.version })
         return
@@ -111,6 +120,9 @@ function RemoteOutletInner({
           },
         })
       }
+    }
+    void loading.then(show).finally(() => {
+      if (slot === null) runtime.loadOrder.releaseSlots()
     })
 
     return () => {

@@ -1,5 +1,6 @@
 import { createContext, useContext } from 'react'
 import type { Platform, RemoteErrorReport, SnapshotRemote } from '@tessera/contracts'
+import type { LoadOrder } from './load-order.ts'
 import type { RemoteLoader } from './loader.ts'
 
 /** A platform made for one mount, and the way to drop every subscription the plugin made with it. */
@@ -11,6 +12,8 @@ export interface MountedPlatform {
 /** What outlets need from the app: the shared loader, a platform per mount, telemetry. */
 export interface RemotesRuntime {
   loader: RemoteLoader
+  /** Holds the header slots back until the page's remote is shown. */
+  loadOrder: LoadOrder
   platformFor(remote: SnapshotRemote, version: string): MountedPlatform
   report(report: RemoteErrorReport): void
 }

@@ -1,0 +1,62 @@
+import { browserTimers, type Timers } from '../../lib/runtime.ts'
+
+/**
+ * The order remotes load in on a cold page: the page the visitor asked for first, the header
+ * slots (badges, menus) after it, so they do not compete with it for the network and the main
+ * thread. Slots wait until the page's remote has mounted (and the browser has had an idle moment
+ * to render it) or failed, or the page has no remote, and never longer than `maxWaitMs` from the
+ * first slot that asks (a slow or hung page must not keep the header empty).
+ */
+export interface LoadOrder {
+  /** Resolves when slot remotes may start loading; once resolved, it stays so. */
+  slotsMayLoad(): Promise<void>
+  /** The page's remote is shown or has failed, or there is none: slots may load once idle. */
+  releaseSlots(): void
+}
+
+export interface LoadOrderOptions {
+  timers?: Timers
+  maxWaitMs?: number
+  /**
+   * Runs a callback once the page is idle. A plugin's mount only schedules its render, so
+   * starting the slots at once would put their work ahead of it.
+   */
+  whenIdle?: (callback: () => void) => void
+}
+
+/** `requestIdleCallback` where there is one (with a deadline, so a busy page still goes on). */
+function browserWhenIdle(timers: Timers): (callback: () => void) => void {
+  return (callback) => {
+    if (typeof globalThis.requestIdleCallback === 'function')
+      globalThis.requestIdleCallback(callback, { timeout: 100 })
+    else timers.setTimeout(callback, 0)
+  }
+}
+
+export function createLoadOrder({
+  timers = browserTimers,
+  maxWaitMs = 1000,
+  whenIdle = browserWhenIdle(timers),
+}: LoadOrderOptions = {}): LoadOrder {
+  let release: () => void = () => undefined
+  let released = false
+  let cap: unknown = null
+  const gate = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  const open = (): void => {
+    if (released) return
+    released = true
+    if (cap !== null) timers.clearTimeout(cap)
+    release()
+  }
+  return {
+    slotsMayLoad() {
+      if (!released && cap === null) cap = timers.setTimeout(open, maxWaitMs)
+      return gate
+    },
+    releaseSlots() {
+      if (!released) whenIdle(open)
+    },
+  }
+}

@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { preloadRemoteFiles } from './preload-links.ts'
+
+const entry = 'http://cdn.test/ai/1.0.0/assets/remoteEntry.js'
+const base = 'http://cdn.test/ai/1.0.0/assets'
+
+function links(): Array<Record<string, string | null>> {
+  return [...document.head.querySelectorAll('link')].map((link) => ({
+    rel: link.getAttribute('rel'),
+    as: link.getAttribute('as'),
+    crossorigin: link.getAttribute('crossorigin'),
+    href: link.getAttribute('href'),
+  }))
+}
+
+describe('preloadRemoteFiles', () => {
+  afterEach(() => {
+    document.head.replaceChildren()
+  })
+
+  it('announces scripts as CORS module preloads and stylesheets as plain style preloads', () => {
+    const added = preloadRemoteFiles(document, entry, [
+      `${base}/__federation_expose_Plugin-a1.js`,
+      `${base}/__federation_expose_Plugin-b2.css`,
+    ])
+    expect(added).toBe(2)
+    expect(links()).toEqual([
+      {
+        rel: 'modulepreload',
+        as: null,
+        crossorigin: 'anonymous',
+        href: `${base}/__federation_expose_Plugin-a1.js`,
+      },
+      {
+        rel: 'preload',
+        as: 'style',
+        crossorigin: null,
+        href: `${base}/__federation_expose_Plugin-b2.css`,
+      },
+    ])
+  })
+
+  it('takes only files on the origin of the entry, and nothing but scripts and stylesheets', () => {
+    const added = preloadRemoteFiles(document, entry, [
+      'http://elsewhere.test/ai/1.0.0/assets/evil.js',
+      `${base}/logo.svg`,
+      'not a url',
+      `${base}/chunk-c3.js`,
+    ])
+    expect(added).toBe(1)
+    expect(links().map((link) => link.href)).toEqual([`${base}/chunk-c3.js`])
+  })
+
+  it('does not announce the same file twice', () => {
+    preloadRemoteFiles(document, entry, [`${base}/chunk-c3.js`])
+    expect(
+      preloadRemoteFiles(document, entry, [`${base}/chunk-c3.js`, `${base}/chunk-c3.js`]),
+    ).toBe(0)
+    expect(links()).toHaveLength(1)
+  })
+})

@@ -1,0 +1,47 @@
+/**
+ * Asks the browser to fetch a remote's files now, alongside its entry, instead of discovering
+ * them one import after another (entry → exposed module → its chunks). The list comes from the
+ * remote's build (`preload` in the snapshot); only files on the entry's origin are taken, so a
+ * registry entry cannot make the page fetch from anywhere else. Returns how many links it added.
+ */
+export function preloadRemoteFiles(
+  doc: Document,
+  entryUrl: string,
+  urls: readonly string[],
+): number {
+  const origin = new URL(entryUrl).origin
+  const present = new Set(
+    [
+      ...doc.head.querySelectorAll<HTMLLinkElement>(
+        'link[rel="modulepreload"], link[rel="preload"]',
+      ),
+    ].map((link) => link.href),
+  )
+  let added = 0
+  for (const raw of urls) {
+    // A malformed hint is skipped (the snapshot schema refuses them anyway): the remote still
+    // loads without it.
+    if (!URL.canParse(raw)) continue
+    const url = new URL(raw)
+    if (url.origin !== origin || present.has(url.href)) continue
+    const link = doc.createElement('link')
+    if (url.pathname.endsWith('.js')) {
+      // Module scripts are fetched in CORS mode; `crossorigin` makes the preload match the
+      // request the import makes, so the browser reuses it instead of fetching twice.
+      link.rel = 'modulepreload'
+      link.crossOrigin = 'anonymous'
+    } else if (url.pathname.endsWith('.css')) {
+      // originjs adds the stylesheet as a plain <link rel="stylesheet"> (no CORS), so no
+      // crossorigin here either, or the preload would not be reused.
+      link.rel = 'preload'
+      link.as = 'style'
+    } else {
+      continue
+    }
+    link.href = url.href
+    doc.head.append(link)
+    present.add(url.href)
+    added += 1
+  }
+  return added
+}

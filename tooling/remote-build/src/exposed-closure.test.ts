@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest'
+import type { Rollup } from 'vite'
+import { exposedClosure } from './exposed-closure.ts'
+
+function chunk(
+  fileName: string,
+  links: { name?: string; imports?: string[]; dynamicImports?: string[]; css?: string[] } = {},
+): Rollup.OutputChunk {
+  return {
+    type: 'chunk',
+    fileName,
+    name: links.name ?? fileName,
+    code: '',
+    imports: links.imports ?? [],
+    dynamicImports: links.dynamicImports ?? [],
+    viteMetadata: { importedCss: new Set(links.css ?? []), importedAssets: new Set() },
+  } as Rollup.OutputChunk
+}
+
+describe('exposedClosure', () => {
+  it('follows static imports from the exposed chunk, once each, and leaves lazy chunks out', () => {
+    const outputs = [
+      chunk('assets/remoteEntry.js'),
+      chunk('assets/__federation_expose_Plugin-1.js', {
+        name: '__federation_expose_Plugin',
+        imports: ['assets/fn_import-2.js', 'assets/app-link-3.js'],
+        dynamicImports: ['assets/page-4.js'],
+        css: ['assets/__federation_expose_Plugin-1.css'],
+      }),
+      chunk('assets/fn_import-2.js'),
+      chunk('assets/app-link-3.js', {
+        imports: ['assets/fn_import-2.js'],
+        css: ['assets/link.css'],
+      }),
+      chunk('assets/page-4.js', { imports: ['assets/app-link-3.js'], css: ['assets/page-4.css'] }),
+    ]
+    const bundle = Object.fromEntries(outputs.map((output) => [output.fileName, output]))
+    expect(exposedClosure(bundle)).toEqual({
+      chunks: [
+        'assets/__federation_expose_Plugin-1.js',
+        'assets/fn_import-2.js',
+        'assets/app-link-3.js',
+      ],
+      css: ['assets/__federation_expose_Plugin-1.css', 'assets/link.css'],
+    })
+  })
+
+  it('is empty for a bundle that exposes nothing', () => {
+    const bundle = { 'assets/remoteEntry.js': chunk('assets/remoteEntry.js') }
+    expect(exposedClosure(bundle)).toEqual({ chunks: [], css: [] })
+  })
+})
