@@ -8,6 +8,9 @@ const devOrigin = z.url().parse(process.env.DEV_ORIGIN ?? `http://localhost:${co
 const stack = await startStack({
   bffPort: config.PORT,
   cdnPort: config.CDN_PORT,
+  supabasePort: config.SUPABASE_PORT,
+  mailboxPort: config.MAILBOX_PORT,
+  databaseUrl: config.DATABASE_URL,
   dataDir: config.TESSERA_DATA_DIR,
   logLevel: config.LOG_LEVEL,
   extraOrigins: [devOrigin, devOrigin.replace('localhost', '127.0.0.1')],

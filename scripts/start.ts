@@ -11,13 +11,16 @@ const built = await buildWhatIsNeeded()
 const stack = await startStack({
   bffPort: config.PORT,
   cdnPort: config.CDN_PORT,
+  supabasePort: config.SUPABASE_PORT,
+  mailboxPort: config.MAILBOX_PORT,
+  databaseUrl: config.DATABASE_URL,
   dataDir: config.TESSERA_DATA_DIR,
   logLevel: config.LOG_LEVEL,
 })
 const seconds = ((performance.now() - started) / 1000).toFixed(1)
 console.log(
   `\n  Tessera is ready in ${seconds} s${built.length ? ` (built ${built.join(', ')})` : ''}\n` +
-    `  open  ${stack.appUrl}\n  cdn   ${stack.cdnUrl}\n  stop  Ctrl+C\n`,
+    `  open     ${stack.appUrl}\n  mailbox  ${stack.mailboxUrl}\n  cdn      ${stack.cdnUrl}\n  stop     Ctrl+C\n`,
 )
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

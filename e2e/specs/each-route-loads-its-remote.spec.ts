@@ -1,7 +1,7 @@
 import { expect, remotes, test } from '../support/fixtures.ts'
 
 for (const remote of remotes) {
-  test(`a visitor who opens ${remote.path} sees the ${remote.name} remote, its version and the theme`, async ({
+  test(`a visitor who opens ${remote.path} sees the ${remote.name} remote's page`, async ({
     page,
     pageErrors,
   }) => {
@@ -13,9 +13,12 @@ for (const remote of remotes) {
     await expect(page).toHaveURL(new RegExp(`${remote.path}$`))
     const outlet = page.locator(`main [data-tessera-remote="${remote.name}"]`)
     await expect(outlet.getByRole('heading', { level: 1 })).toBeVisible()
-    await expect(outlet).toContainText(remote.name)
-    await expect(outlet).toContainText('1.0.0')
-    await expect(outlet).toContainText('--tessera-color-accent')
+    if (remote.name !== 'auth') {
+      // Until their product pages land, these remotes show the contract they run on.
+      await expect(outlet).toContainText(remote.name)
+      await expect(outlet).toContainText('1.0.0')
+      await expect(outlet).toContainText('--tessera-color-accent')
+    }
     expect(pageErrors).toEqual([])
   })
 }

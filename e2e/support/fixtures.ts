@@ -1,4 +1,5 @@
 import { test as base, expect, type Page, type Route } from '@playwright/test'
+import { signedInAccount } from './identity.ts'
 import { e2eStack } from './stack.ts'
 
 export const remotes = [
@@ -21,12 +22,30 @@ export function recordRemoteScripts(page: Page): string[] {
   return urls
 }
 
-/** Page errors (uncaught exceptions) seen during a test; each test asserts on them. */
-export const test = base.extend<{ pageErrors: string[] }>({
+interface Fixtures {
+  /** Page errors (uncaught exceptions) seen during a test; each test asserts on them. */
+  pageErrors: string[]
+  /** The confirmed account the page is signed in as. */
+  account: { email: string; displayName: string }
+}
+
+/** A visitor who has not signed in: for the identity journeys themselves. */
+export const anonymousTest = base.extend<Pick<Fixtures, 'pageErrors'>>({
   pageErrors: async ({ page }, use) => {
     const errors: string[] = []
     page.on('pageerror', (error) => errors.push(error.message))
     await use(errors)
+  },
+})
+
+/** A signed-in visitor (a fresh account per test): the product's pages are behind sign-in. */
+export const test = anonymousTest.extend<Pick<Fixtures, 'account'>>({
+  account: async ({ context }, use) => {
+    await use(await signedInAccount(context, 'visitor'))
+  },
+  page: async ({ page, account }, use) => {
+    expect(account.email).toContain('@')
+    await use(page)
   },
 })
 

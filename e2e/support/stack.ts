@@ -2,13 +2,18 @@
 // Overridable so two checkouts can run their suites side by side.
 const bffPort = Number(process.env.E2E_BFF_PORT ?? 18787)
 const cdnPort = Number(process.env.E2E_CDN_PORT ?? 18788)
+const supabasePort = Number(process.env.E2E_SUPABASE_PORT ?? 18321)
+const mailboxPort = Number(process.env.E2E_MAILBOX_PORT ?? 18324)
 
 export const e2eStack = {
   appUrl: `http://localhost:${bffPort}`,
   cdnUrl: `http://localhost:${cdnPort}`,
+  mailboxUrl: `http://127.0.0.1:${mailboxPort}`,
   env: {
     PORT: String(bffPort),
     CDN_PORT: String(cdnPort),
+    SUPABASE_PORT: String(supabasePort),
+    MAILBOX_PORT: String(mailboxPort),
     TESSERA_DATA_DIR: '.tessera/e2e',
     LOG_LEVEL: 'warn',
   },

@@ -8,6 +8,10 @@ const schema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8787),
   CDN_PORT: z.coerce.number().int().min(0).max(65535).default(8788),
   DEV_PORT: z.coerce.number().int().min(0).max(65535).default(5173),
+  SUPABASE_PORT: z.coerce.number().int().min(0).max(65535).default(54321),
+  MAILBOX_PORT: z.coerce.number().int().min(0).max(65535).default(54324),
+  /** A PostgreSQL server instead of the embedded PGlite. */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   TESSERA_DATA_DIR: z.string().min(1).default('.tessera'),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 })

@@ -2,6 +2,8 @@ import { createServer } from 'node:net'
 import path from 'node:path'
 import { startBff } from '@tessera/bff/node'
 import { startCdn } from '@tessera/emulators/cdn/node'
+import { openDatabase, prepareDatabase } from '@tessera/emulators/postgres/open-database'
+import { startSupabaseEmulator } from '@tessera/emulators/supabase/node'
 import { repoRoot } from './paths.ts'
 import { publishLocal } from './publish-local.ts'
 
@@ -9,6 +11,10 @@ export interface StackOptions {
   /** 0 picks a free port. */
   bffPort: number
   cdnPort: number
+  supabasePort?: number
+  mailboxPort?: number
+  /** A PostgreSQL server; without it one PGlite in `<dataDir>/pglite` serves everything. */
+  databaseUrl?: string
   /** Where the stack keeps its state (cdn files, registry), relative to the repository root. */
   dataDir: string
   /** The built host the BFF serves at `/`. */
@@ -25,6 +31,8 @@ export interface StackOptions {
 export interface RunningStack {
   appUrl: string
   cdnUrl: string
+  supabaseUrl: string
+  mailboxUrl: string
   registryFile: string
   cdnRoot: string
   close(): Promise<void>
@@ -53,34 +61,60 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const registryFile = path.join(dataDir, 'registry.json')
   const origins = [appUrl, `http://127.0.0.1:${bffPort}`, ...(options.extraOrigins ?? [])]
 
-  const cdn = await startCdn({
-    port: cdnPort,
-    root: cdnRoot,
-    allowedOrigins: origins,
-    immutable: !options.mutableCdn,
-  })
-  if (!options.skipPublish) publishLocal({ cdnRoot, cdnUrl: cdn.url, registryFile })
-  const bff = await startBff({
-    env: {
-      PORT: String(bffPort),
-      PUBLIC_ORIGIN: appUrl,
-      ALLOWED_ORIGINS: origins.join(','),
-      REGISTRY_FILE: registryFile,
-      HOST_DIST: path.resolve(repoRoot, options.hostDist ?? 'host/dist'),
-      LOG_LEVEL: options.logLevel ?? 'info',
-    },
-  }).catch(async (error: unknown) => {
-    await cdn.close()
+  const sql = await openDatabase(
+    options.databaseUrl ? { url: options.databaseUrl } : { dataDir: path.join(dataDir, 'pglite') },
+  )
+  const closers: Array<() => Promise<void>> = [() => sql.close()]
+  const closeAll = async () => {
+    for (const close of closers.splice(0).reverse()) await close()
+  }
+  try {
+    // The auth stand-in needs the `auth` schema before it starts; the BFF re-checks (idempotent).
+    await prepareDatabase(sql, {
+      bootstrap: true,
+      migrationsDir: path.join(repoRoot, 'supabase/migrations'),
+    })
+    const cdn = await startCdn({
+      port: cdnPort,
+      root: cdnRoot,
+      allowedOrigins: origins,
+      immutable: !options.mutableCdn,
+    })
+    closers.push(() => cdn.close())
+    if (!options.skipPublish) publishLocal({ cdnRoot, cdnUrl: cdn.url, registryFile })
+    const supabase = await startSupabaseEmulator({
+      db: sql,
+      port: options.supabasePort ?? 0,
+      mailboxPort: options.mailboxPort ?? 0,
+      siteUrl: appUrl,
+    })
+    closers.push(() => supabase.close())
+    const bff = await startBff({
+      sql,
+      env: {
+        PORT: String(bffPort),
+        PUBLIC_ORIGIN: appUrl,
+        ALLOWED_ORIGINS: origins.join(','),
+        REGISTRY_FILE: registryFile,
+        HOST_DIST: path.resolve(repoRoot, options.hostDist ?? 'host/dist'),
+        LOG_LEVEL: options.logLevel ?? 'info',
+        SUPABASE_URL: supabase.url,
+        SUPABASE_ANON_KEY: supabase.anonKey,
+        SUPABASE_SERVICE_ROLE_KEY: supabase.serviceRoleKey,
+      },
+    })
+    closers.push(() => bff.close())
+    return {
+      appUrl,
+      cdnUrl: cdn.url,
+      supabaseUrl: supabase.url,
+      mailboxUrl: supabase.mailboxUrl,
+      registryFile,
+      cdnRoot,
+      close: closeAll,
+    }
+  } catch (error) {
+    await closeAll()
     throw error
-  })
-  return {
-    appUrl,
-    cdnUrl: cdn.url,
-    registryFile,
-    cdnRoot,
-    async close() {
-      await bff.close()
-      await cdn.close()
-    },
   }
 }
