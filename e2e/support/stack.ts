@@ -16,5 +16,7 @@ export const e2eStack = {
     MAILBOX_PORT: String(mailboxPort),
     TESSERA_DATA_DIR: '.tessera/e2e',
     LOG_LEVEL: 'warn',
+    // Every test signs up a fresh account from one address; the limit itself has its own tests.
+    EMAIL_SEND_RATE_LIMIT: '10000',
   },
 }

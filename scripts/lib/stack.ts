@@ -91,7 +91,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     closers.push(() => supabase.close())
     const bff = await startBff({
       sql,
+      // Every BFF setting from the environment applies (README's table); the stack's own wiring wins.
       env: {
+        ...process.env,
         PORT: String(bffPort),
         PUBLIC_ORIGIN: appUrl,
         ALLOWED_ORIGINS: origins.join(','),
