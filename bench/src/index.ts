@@ -1,4 +1,9 @@
 /** `npm run bench [name]`: every benchmark, each against a reference measured in the same run. */
+const benchmarks = ['cold-load', 'api-me'] as const
 const which = process.argv[2] ?? 'all'
+if (which !== 'all' && !(benchmarks as readonly string[]).includes(which)) {
+  console.error(`Unknown benchmark "${which}". Choose one of: all, ${benchmarks.join(', ')}.`)
+  process.exit(2)
+}
 if (which === 'all' || which === 'cold-load') await import('./cold-load.ts')
 if (which === 'all' || which === 'api-me') await import('./api-me.ts')
