@@ -1,6 +1,6 @@
 import { CONTRACT_MAJOR, definePlugin } from '@tessera/contracts/plugin'
 import ContractProofPage from './features/contract-proof/components/contract-proof-page.tsx'
-import { mountReact } from './lib/mount-react.tsx'
+import { mountReact } from '@tessera/plugin-react/mount-react'
 import './styles/base.css'
 
 // No slot: the plugin loads only when its page is shown, so the page is not split off.

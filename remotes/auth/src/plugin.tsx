@@ -1,7 +1,8 @@
 import { lazy, Suspense } from 'react'
 import { CONTRACT_MAJOR, definePlugin } from '@tessera/contracts/plugin'
 import { UserMenu } from './features/user-menu/components/user-menu.tsx'
-import { mountReact } from './lib/mount-react.tsx'
+import { mountReact } from '@tessera/plugin-react/mount-react'
+import { withAnnouncedNavigation } from './lib/announce-navigation.ts'
 import './styles/base.css'
 
 // The pages load on first visit only: the user menu, shown on every page, stays small.
@@ -14,7 +15,7 @@ export default definePlugin({
     mount: (el, platform) =>
       mountReact(
         el,
-        platform,
+        withAnnouncedNavigation(platform),
         <Suspense
           fallback={
             <p className="page-loading" role="status">
@@ -27,6 +28,6 @@ export default definePlugin({
       ),
   },
   slots: {
-    'header.end': (el, platform) => mountReact(el, platform, <UserMenu />),
+    'header.end': (el, platform) => mountReact(el, withAnnouncedNavigation(platform), <UserMenu />),
   },
 })

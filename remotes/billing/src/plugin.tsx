@@ -1,7 +1,7 @@
 import { lazy, Suspense } from 'react'
 import { CONTRACT_MAJOR, definePlugin } from '@tessera/contracts/plugin'
 import { PlanBadge } from './features/plan-badge/components/plan-badge.tsx'
-import { mountReact } from './lib/mount-react.tsx'
+import { mountReact } from '@tessera/plugin-react/mount-react'
 import './styles/base.css'
 
 // The page loads on first visit only: the badge, shown on every page, stays small.

@@ -1,6 +1,6 @@
 import { useMemo } from 'react'
 import { createAuthClient, type AuthClient } from './client.ts'
-import { usePlatform } from './platform.tsx'
+import { usePlatform } from '@tessera/plugin-react/platform'
 
 /** The typed BFF client for this mount. */
 export function useClient(): AuthClient {

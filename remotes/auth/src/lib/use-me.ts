@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { SignedIn } from '@tessera/contracts/auth'
 import { asApiError } from './api-error.ts'
-import { usePlatform, useSession } from './platform.tsx'
+import { usePlatform, useSession } from '@tessera/plugin-react/platform'
 import { useClient } from './use-client.ts'
 
 export type MeState =

@@ -5,7 +5,7 @@ const listeners = new Set<() => void>()
 /**
  * Says the address may have changed. The platform reports path changes only, so a move to the
  * same page with another query (`/auth/sign-in?next=…` → `/auth/sign-in`) is announced here by
- * this remote's own navigations (see PlatformProvider) and by the browser's Back and Forward.
+ * this remote's own navigations (see announce-navigation.ts) and by the browser's Back and Forward.
  */
 export function announceNavigation(): void {
   for (const listener of [...listeners]) listener()

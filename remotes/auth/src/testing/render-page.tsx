@@ -4,7 +4,8 @@ import type { ReactNode } from 'react'
 import { ApiError, type ErrorCode, type SessionState } from '@tessera/contracts'
 import { createFakePlatform, type FakePlatform } from '@tessera/remote-build/testing'
 import { SentEmailProvider } from '../features/account/sent-email.tsx'
-import { PlatformProvider } from '../lib/platform.tsx'
+import { PlatformProvider } from '@tessera/plugin-react/platform'
+import { withAnnouncedNavigation } from '../lib/announce-navigation.ts'
 
 export interface ApiCall {
   method: string
@@ -117,7 +118,7 @@ export function renderPage(
   }
   const view = render(
     <StrictMode>
-      <PlatformProvider platform={platform}>
+      <PlatformProvider platform={withAnnouncedNavigation(platform)}>
         <SentEmailProvider>{node}</SentEmailProvider>
       </PlatformProvider>
     </StrictMode>,

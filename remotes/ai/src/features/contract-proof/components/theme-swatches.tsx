@@ -1,7 +1,7 @@
 import { useId, useLayoutEffect, useRef, useState } from 'react'
 import type { CSSProperties } from 'react'
 import type { ThemeToken } from '@tessera/contracts/platform'
-import { usePlatform, useTheme } from '../../../lib/platform.tsx'
+import { usePlatform, useTheme } from '@tessera/plugin-react/platform'
 
 /** A visual sample of one token, drawn with the token itself so it shows what is applied. */
 function sampleStyle(token: ThemeToken): { className: string; style: CSSProperties } {

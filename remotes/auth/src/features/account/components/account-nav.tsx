@@ -1,6 +1,6 @@
-import { AppLink } from '../../../lib/app-link.tsx'
+import { AppLink } from '@tessera/plugin-react/app-link'
 import { authPaths } from '../../../lib/destinations.ts'
-import { useRoute } from '../../../lib/platform.tsx'
+import { useRoute } from '@tessera/plugin-react/platform'
 
 const pages = [
   { to: authPaths.profile, route: '/profile', label: 'Profile' },

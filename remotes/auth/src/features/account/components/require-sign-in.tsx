@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react'
 import type { ReactNode } from 'react'
 import { authPaths } from '../../../lib/destinations.ts'
 import { withNext } from '../../../lib/next-path.ts'
-import { usePlatform, useRoute, useSession } from '../../../lib/platform.tsx'
+import { usePlatform, useRoute, useSession } from '@tessera/plugin-react/platform'
 import { AuthPage, Progress } from './auth-page.tsx'
 
 /**

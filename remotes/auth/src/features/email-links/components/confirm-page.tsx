@@ -1,11 +1,11 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { ConfirmType, SignedIn } from '@tessera/contracts/auth'
-import { AppLink } from '../../../lib/app-link.tsx'
+import { AppLink } from '@tessera/plugin-react/app-link'
 import { asApiError, retryAfterOf } from '../../../lib/api-error.ts'
 import type { AuthClient } from '../../../lib/client.ts'
 import { authPaths, DEFAULT_DESTINATION } from '../../../lib/destinations.ts'
 import { safeNextPath } from '../../../lib/next-path.ts'
-import { usePlatform } from '../../../lib/platform.tsx'
+import { usePlatform } from '@tessera/plugin-react/platform'
 import { useClient } from '../../../lib/use-client.ts'
 import { AuthPage, Progress } from '../../account/components/auth-page.tsx'
 

@@ -1,5 +1,5 @@
 import type { ReactNode, RefObject } from 'react'
-import { AppLink } from '../../../lib/app-link.tsx'
+import { AppLink } from '@tessera/plugin-react/app-link'
 import { rateLimitSentence, type FormAlertContent } from '../../../lib/form-errors.ts'
 
 interface FormAlertProps {

@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { usePlatform } from '../../../lib/platform.tsx'
+import { usePlatform } from '@tessera/plugin-react/platform'
 import { useClient } from '../../../lib/use-client.ts'
 import { Field } from '../../forms/components/field.tsx'
 import { FormAlert } from '../../forms/components/form-alert.tsx'

@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import type { MeUser } from '@tessera/contracts/auth'
 import { authPaths } from '../../../lib/destinations.ts'
-import { usePlatform } from '../../../lib/platform.tsx'
+import { usePlatform } from '@tessera/plugin-react/platform'
 import { useClient } from '../../../lib/use-client.ts'
 import { Field } from '../../forms/components/field.tsx'
 import { FormAlert } from '../../forms/components/form-alert.tsx'

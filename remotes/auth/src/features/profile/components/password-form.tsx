@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import type { SignedIn } from '@tessera/contracts/auth'
-import { usePlatform } from '../../../lib/platform.tsx'
+import { usePlatform } from '@tessera/plugin-react/platform'
 import { useClient } from '../../../lib/use-client.ts'
 import { PasswordField } from '../../forms/components/field.tsx'
 import { FormAlert } from '../../forms/components/form-alert.tsx'

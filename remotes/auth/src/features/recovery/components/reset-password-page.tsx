@@ -1,6 +1,6 @@
-import { AppLink } from '../../../lib/app-link.tsx'
+import { AppLink } from '@tessera/plugin-react/app-link'
 import { authPaths, DEFAULT_DESTINATION } from '../../../lib/destinations.ts'
-import { usePlatform } from '../../../lib/platform.tsx'
+import { usePlatform } from '@tessera/plugin-react/platform'
 import { useMe } from '../../../lib/use-me.ts'
 import { AuthPage, Progress } from '../../account/components/auth-page.tsx'
 import { PasswordForm } from '../../profile/components/password-form.tsx'

@@ -8,7 +8,7 @@ import {
   renderPage,
   signedInBody,
 } from '../../../testing/render-page.tsx'
-import { usePlatform } from '../../../lib/platform.tsx'
+import { usePlatform } from '@tessera/plugin-react/platform'
 import AuthRoutes from '../../account/components/auth-routes.tsx'
 import { SignInPage } from './sign-in-page.tsx'
 

@@ -1,6 +1,6 @@
 import { useId } from 'react'
-import { AppLink } from '../../../lib/app-link.tsx'
-import { usePlatform, useRoute, useSession } from '../../../lib/platform.tsx'
+import { AppLink } from '@tessera/plugin-react/app-link'
+import { usePlatform, useRoute, useSession } from '@tessera/plugin-react/platform'
 import { LiveEventLog } from './live-event-log.tsx'
 import { ThemeSwatches } from './theme-swatches.tsx'
 import '../contract-proof.css'

@@ -1,5 +1,5 @@
 import { useId } from 'react'
-import { useEventStatus, useLiveEvents } from '../../../lib/platform.tsx'
+import { useEventStatus, useLiveEvents } from '@tessera/plugin-react/platform'
 
 function formatTime(at: string): string {
   const date = new Date(at)

@@ -1,5 +1,5 @@
-import { AppLink } from '../../../lib/app-link.tsx'
-import { usePlatform } from '../../../lib/platform.tsx'
+import { AppLink } from '@tessera/plugin-react/app-link'
+import { usePlatform } from '@tessera/plugin-react/platform'
 import '../plan-badge.css'
 
 /** The header badge naming the user's plan; everyone is on Free until subscriptions exist. */

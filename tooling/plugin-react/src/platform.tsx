@@ -18,7 +18,8 @@ export function PlatformProvider({
 /** The platform the host handed this mount. */
 export function usePlatform(): Platform {
   const platform = use(PlatformContext)
-  if (platform === null) throw new Error('usePlatform must be used inside a mounted billing root')
+  if (platform === null)
+    throw new Error('usePlatform must be used inside a plugin mounted with mountReact')
   return platform
 }
 
