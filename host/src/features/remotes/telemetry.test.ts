@@ -2,14 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createApi } from '../../lib/platform/api.ts'
 import { createBffClient } from '../../lib/platform/bff-client.ts'
 import { createRemoteErrorReporter } from './telemetry.ts'
-
-async function until(condition: () => boolean, deadlineMs = 2000): Promise<void> {
-  const start = Date.now()
-  while (!condition()) {
-    if (Date.now() - start > deadlineMs) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 5))
-  }
-}
+import { until } from '../../lib/testing/until.ts'
 
 function setup(respond: () => Promise<Response>) {
   const requests: Array<{ url: string; init: RequestInit }> = []

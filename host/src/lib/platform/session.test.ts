@@ -10,6 +10,7 @@ import {
   type SessionSource,
   type SessionStore,
 } from './session.ts'
+import { until } from '../testing/until.ts'
 
 function fakeEvents() {
   const listeners = new Map<string, Array<(event: LiveEvent) => void>>()
@@ -71,14 +72,6 @@ function fakeChannelHub() {
         close: () => channels.delete(self),
       }
     },
-  }
-}
-
-async function until(condition: () => boolean, deadlineMs = 2000): Promise<void> {
-  const start = Date.now()
-  while (!condition()) {
-    if (Date.now() - start > deadlineMs) throw new Error('condition not met in time')
-    await new Promise((resolve) => setTimeout(resolve, 5))
   }
 }
 
