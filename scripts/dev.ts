@@ -29,13 +29,14 @@ const start = (
   return child
 }
 
-start(
-  'npx',
-  ['tsx', 'watch', '--clear-screen=false', '--include', 'contracts/src', 'scripts/dev-stack.ts'],
-  {
-    DEV_ORIGIN: devUrl,
-  },
-)
+start('npx', [
+  'tsx',
+  'watch',
+  '--clear-screen=false',
+  '--include',
+  'contracts/src',
+  'scripts/dev-stack.ts',
+])
 // Each remote's watcher rebuilds in a fresh process (originjs keeps state between builds).
 for (const name of remoteNames) start('npm', ['run', 'dev', '-w', `remotes/${name}`])
 start(

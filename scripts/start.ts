@@ -2,21 +2,13 @@
  * `npm start`: builds what is stale, starts the local stack in this process and prints the URL.
  */
 import { buildWhatIsNeeded } from './lib/build.ts'
-import { readStackConfig } from './lib/stack-config.ts'
+import { readStackConfig, stackOptions } from './lib/stack-config.ts'
 import { startStack } from './lib/stack.ts'
 
 const started = performance.now()
 const config = readStackConfig()
 const built = await buildWhatIsNeeded()
-const stack = await startStack({
-  bffPort: config.PORT,
-  cdnPort: config.CDN_PORT,
-  supabasePort: config.SUPABASE_PORT,
-  mailboxPort: config.MAILBOX_PORT,
-  databaseUrl: config.DATABASE_URL,
-  dataDir: config.TESSERA_DATA_DIR,
-  logLevel: config.LOG_LEVEL,
-})
+const stack = await startStack(stackOptions(config))
 const seconds = ((performance.now() - started) / 1000).toFixed(1)
 console.log(
   `\n  Tessera is ready in ${seconds} s${built.length ? ` (built ${built.join(', ')})` : ''}\n` +

@@ -19,7 +19,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { chromium, type Response } from 'playwright-core'
 import { buildWhatIsNeeded, run } from '../../scripts/lib/build.ts'
-import { chromiumArgs, median, repoRoot, report } from './lib.ts'
+import { chromiumArgs, chromiumPath, median, repoRoot, report } from './lib.ts'
 import { startStacksProcess, type BenchTarget } from './stacks-process.ts'
 
 const runs = Number(process.env.BENCH_RUNS ?? 9)
@@ -65,7 +65,7 @@ async function coldLoad(
 ): Promise<{ sample: Sample; waterfall: WaterfallRow[] }> {
   const userDataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'))
   const context = await chromium.launchPersistentContext(userDataDir, {
-    executablePath: '/usr/bin/chromium',
+    executablePath: chromiumPath,
     args: chromiumArgs,
   })
   try {

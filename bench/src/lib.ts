@@ -31,13 +31,4 @@ export function report(name: string, header: string[], rows: string[][], raw: un
   return table
 }
 
-export const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-]
+export { chromiumArgs, chromiumPath } from '../../scripts/lib/chromium.ts'

@@ -28,3 +28,16 @@ export function readStackConfig(
   }
   return parsed.data
 }
+
+/** The settings every command that starts the local stack passes on to `startStack`. */
+export function stackOptions(config: StackConfig) {
+  return {
+    bffPort: config.PORT,
+    cdnPort: config.CDN_PORT,
+    supabasePort: config.SUPABASE_PORT,
+    mailboxPort: config.MAILBOX_PORT,
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.TESSERA_DATA_DIR,
+    logLevel: config.LOG_LEVEL,
+  }
+}
