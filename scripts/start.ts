@@ -12,7 +12,8 @@ const stack = await startStack(stackOptions(config))
 const seconds = ((performance.now() - started) / 1000).toFixed(1)
 console.log(
   `\n  Tessera is ready in ${seconds} s${built.length ? ` (built ${built.join(', ')})` : ''}\n` +
-    `  open     ${stack.appUrl}\n  mailbox  ${stack.mailboxUrl}\n  cdn      ${stack.cdnUrl}\n  stop     Ctrl+C\n`,
+    `  open     ${stack.appUrl}\n  mailbox  ${stack.mailboxUrl}\n  stripe   ${stack.stripeUrl}/_emulator/state\n` +
+    `  cdn      ${stack.cdnUrl}\n  stop     Ctrl+C\n`,
 )
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -119,6 +119,31 @@ describe('loadEnv for identity', () => {
     expect(env.SUPABASE_JWT_ISSUER).toBe('https://abcd.supabase.co/auth/v1')
   })
 
+  it('requires real Stripe and OpenAI keys when those services are not the local stand-ins', () => {
+    let caught: unknown
+    try {
+      loadEnv({
+        STRIPE_API_URL: 'https://api.stripe.com',
+        OPENAI_BASE_URL: 'https://api.openai.com/v1',
+      })
+    } catch (error) {
+      caught = error
+    }
+    expect((caught as EnvError).keys).toEqual([
+      'STRIPE_SECRET_KEY',
+      'STRIPE_WEBHOOK_SECRET',
+      'OPENAI_API_KEY',
+    ])
+    const env = loadEnv({
+      STRIPE_API_URL: 'https://api.stripe.com/',
+      STRIPE_SECRET_KEY: 'sk_live_x',
+      STRIPE_WEBHOOK_SECRET: 'whsec_x',
+      OPENAI_BASE_URL: 'http://localhost:11434/v1',
+    })
+    expect(env.STRIPE_API_URL).toBe('https://api.stripe.com')
+    expect(env.OPENAI_API_KEY).toBe('sk-tessera-local')
+  })
+
   it('refuses a refresh margin inside supabase-js’s own 90 s', () => {
     expect(() => loadEnv({ SESSION_REFRESH_MARGIN_SECONDS: '60' })).toThrow(
       /SESSION_REFRESH_MARGIN_SECONDS/,

@@ -69,6 +69,16 @@ const envSchema = z.object({
   SIGN_IN_FAILURE_WINDOW_SECONDS: positiveInt.default(900),
   /** Requests that send an email (sign-up, magic link, recovery, email change) per client per minute. */
   EMAIL_SEND_RATE_LIMIT: positiveInt.default(10),
+
+  /** Stripe's API origin; the local stand-in by default, `https://api.stripe.com` for real. */
+  STRIPE_API_URL: httpUrl.default('http://127.0.0.1:12111'),
+  STRIPE_SECRET_KEY: z.string().min(1).default('sk_test_tessera_local'),
+  /** The webhook endpoint's signing secret (the stand-in's well-known one by default). */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).default('whsec_tessera_local_stand_in'),
+
+  /** Any OpenAI-compatible server (`…/v1`); the local stand-in by default. */
+  OPENAI_BASE_URL: httpUrl.default('http://127.0.0.1:8790/v1'),
+  OPENAI_API_KEY: z.string().min(1).default('sk-tessera-local'),
 })
 
 const loopback = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/
@@ -140,6 +150,21 @@ export function loadEnv(
         })),
       )
     }
+  }
+  // The same for Stripe and OpenAI: the local defaults are refused against a real server.
+  const remoteSecrets = [
+    ...(loopback.test(env.STRIPE_API_URL)
+      ? []
+      : (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const)),
+    ...(loopback.test(new URL(env.OPENAI_BASE_URL).origin) ? [] : (['OPENAI_API_KEY'] as const)),
+  ].filter((key) => present[key] === undefined)
+  if (remoteSecrets.length > 0) {
+    throw new EnvError(
+      remoteSecrets.map((key) => ({
+        key,
+        message: 'must be set when its service is not the local stand-in',
+      })),
+    )
   }
   return {
     ...env,

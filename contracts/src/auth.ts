@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { authEventNames } from './platform.ts'
+import { entitlementsSchema } from './plans.ts'
 
 /** Passwords shorter than this are refused before they reach Supabase Auth. */
 export const PASSWORD_MIN_LENGTH = 8
@@ -163,9 +164,6 @@ export const currentSessionSchema = z.object({
   recovery: z.boolean(),
   createdAt: z.string(),
 })
-
-/** What the user's plan allows; billing fills this in. */
-export const entitlementsSchema = z.object({ plan: z.string() })
 
 /** `GET /api/me` when signed in; also the answer of every route that signs in. */
 export const signedInSchema = z.object({

@@ -1,5 +1,6 @@
 import type { ErrorCode } from './errors.ts'
 import type { LiveEvent } from './events.ts'
+import type { Entitlements } from './plans.ts'
 
 /** Auth events of Supabase's client, re-emitted by the platform (see DESIGN §5). */
 export const authEventNames = [
@@ -18,9 +19,7 @@ export interface SessionUser {
 }
 
 /** What the user's plan allows (`entitlements` of `GET /api/me`). */
-export interface SessionEntitlements {
-  plan: string
-}
+export type SessionEntitlements = Entitlements
 
 export type SessionState =
   | { status: 'loading'; user: null }

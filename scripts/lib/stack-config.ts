@@ -10,6 +10,10 @@ const schema = z.object({
   DEV_PORT: z.coerce.number().int().min(0).max(65535).default(5173),
   SUPABASE_PORT: z.coerce.number().int().min(0).max(65535).default(54321),
   MAILBOX_PORT: z.coerce.number().int().min(0).max(65535).default(54324),
+  STRIPE_PORT: z.coerce.number().int().min(0).max(65535).default(12111),
+  OPENAI_EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8790),
+  /** The OpenAI stand-in's streaming pace: readable, like a real model. */
+  OPENAI_EMULATOR_TOKENS_PER_SECOND: z.coerce.number().positive().default(40),
   /** A PostgreSQL server instead of the embedded PGlite. */
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   TESSERA_DATA_DIR: z.string().min(1).default('.tessera'),
@@ -36,6 +40,9 @@ export function stackOptions(config: StackConfig) {
     cdnPort: config.CDN_PORT,
     supabasePort: config.SUPABASE_PORT,
     mailboxPort: config.MAILBOX_PORT,
+    stripePort: config.STRIPE_PORT,
+    openaiPort: config.OPENAI_EMULATOR_PORT,
+    openaiTokensPerSecond: config.OPENAI_EMULATOR_TOKENS_PER_SECOND,
     databaseUrl: config.DATABASE_URL,
     dataDir: config.TESSERA_DATA_DIR,
     logLevel: config.LOG_LEVEL,

@@ -1,8 +1,11 @@
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { startBff } from '@tessera/bff/node'
+import { planList } from '@tessera/contracts'
 import { startCdn } from '@tessera/emulators/cdn/node'
+import { startOpenAiEmulator } from '@tessera/emulators/openai/node'
 import { openDatabase, prepareDatabase } from '@tessera/emulators/postgres/open-database'
+import { jsonLogger, startStripeEmulator } from '@tessera/emulators/stripe/node'
 import { startSupabaseEmulator } from '@tessera/emulators/supabase/node'
 import { repoRoot } from './paths.ts'
 import { publishLocal } from './publish-local.ts'
@@ -13,6 +16,10 @@ export interface StackOptions {
   cdnPort: number
   supabasePort?: number
   mailboxPort?: number
+  stripePort?: number
+  openaiPort?: number
+  /** How fast the OpenAI stand-in streams its answers. */
+  openaiTokensPerSecond?: number
   /** A PostgreSQL server; without it one PGlite in `<dataDir>/pglite` serves everything. */
   databaseUrl?: string
   /** Where the stack keeps its state (cdn files, registry), relative to the repository root. */
@@ -33,6 +40,8 @@ export interface RunningStack {
   cdnUrl: string
   supabaseUrl: string
   mailboxUrl: string
+  stripeUrl: string
+  openaiUrl: string
   registryFile: string
   cdnRoot: string
   close(): Promise<void>
@@ -89,6 +98,34 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       siteUrl: appUrl,
     })
     closers.push(() => supabase.close())
+    const stripeWebhookSecret = 'whsec_tessera_local_stand_in'
+    const stripe = await startStripeEmulator({
+      port: options.stripePort ?? 0,
+      stateFile: path.join(dataDir, 'stripe/state.json'),
+      webhookUrl: `http://127.0.0.1:${bffPort}/api/billing/webhook`,
+      webhookSecret: stripeWebhookSecret,
+      // The catalogue is the source of truth for prices; the stand-in sells exactly those.
+      seed: planList.flatMap((plan) =>
+        plan.lookupKey === null
+          ? []
+          : [
+              {
+                lookupKey: plan.lookupKey,
+                productName: `Tessera ${plan.name}`,
+                unitAmount: plan.monthlyPrice,
+                currency: plan.currency,
+                interval: 'month' as const,
+              },
+            ],
+      ),
+      log: jsonLogger(options.logLevel ?? 'info'),
+    })
+    closers.push(() => stripe.close())
+    const openai = await startOpenAiEmulator({
+      port: options.openaiPort ?? 0,
+      ...(options.openaiTokensPerSecond ? { tokensPerSecond: options.openaiTokensPerSecond } : {}),
+    })
+    closers.push(() => openai.close())
     const bff = await startBff({
       sql,
       // Every BFF setting from the environment applies (README's table); the stack's own wiring wins.
@@ -103,6 +140,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         SUPABASE_URL: supabase.url,
         SUPABASE_ANON_KEY: supabase.anonKey,
         SUPABASE_SERVICE_ROLE_KEY: supabase.serviceRoleKey,
+        STRIPE_API_URL: stripe.url,
+        STRIPE_SECRET_KEY: 'sk_test_tessera_local',
+        STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
+        OPENAI_BASE_URL: `${openai.url}/v1`,
+        OPENAI_API_KEY: 'sk-tessera-local',
       },
     })
     closers.push(() => bff.close())
@@ -111,6 +153,8 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       cdnUrl: cdn.url,
       supabaseUrl: supabase.url,
       mailboxUrl: supabase.mailboxUrl,
+      stripeUrl: stripe.url,
+      openaiUrl: openai.url,
       registryFile,
       cdnRoot,
       close: closeAll,

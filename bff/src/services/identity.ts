@@ -1,4 +1,5 @@
 import type { MeUser, SignedIn } from '@tessera/contracts'
+import { entitlementsOf } from '@tessera/contracts'
 import type { Context } from 'hono'
 import type { Clock } from '../clock.ts'
 import type { ProfileRow } from '../db/schema.ts'
@@ -61,6 +62,6 @@ export function signedInBody(session: ActiveSession, profile: ProfileRow): Signe
       createdAt: session.createdAt.toISOString(),
     },
     // Billing fills this in from the subscription.
-    entitlements: { plan: 'free' },
+    entitlements: entitlementsOf(null),
   }
 }

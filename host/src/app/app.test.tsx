@@ -1,6 +1,11 @@
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { definePlugin, type RegistrySnapshot, type SnapshotRemote } from '@tessera/contracts'
+import {
+  definePlugin,
+  entitlementsOf,
+  type RegistrySnapshot,
+  type SnapshotRemote,
+} from '@tessera/contracts'
 import type { EventSourceLike } from '../lib/platform/live-events.ts'
 import type { RemoteEntryRef } from '../features/remotes/remote-load-error.ts'
 import { App } from './app.tsx'
@@ -99,7 +104,7 @@ function boot(path: string, answers: Array<() => Response>) {
         return Response.json({
           user: { id: 'u1', email: 'ada@example.test', displayName: 'Ada' },
           session: { id: 's1', recovery: false },
-          entitlements: { plan: 'free' },
+          entitlements: entitlementsOf(null),
         })
       }
       return Response.json({ accepted: true }, { status: 202 })

@@ -1,6 +1,11 @@
 import { cleanup, render, screen, waitFor } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { definePlugin, type RegistrySnapshot, type SnapshotRemote } from '@tessera/contracts'
+import {
+  definePlugin,
+  entitlementsOf,
+  type RegistrySnapshot,
+  type SnapshotRemote,
+} from '@tessera/contracts'
 import { App } from '../../app/app.tsx'
 import { createKernel } from '../../app/kernel.ts'
 import type { EventSourceLike } from '../../lib/platform/live-events.ts'
@@ -34,7 +39,7 @@ const snapshot: RegistrySnapshot = {
 const signedInBody = {
   user: { id: 'u1', email: 'ada@example.test', displayName: 'Ada' },
   session: { id: 's1', recovery: false },
-  entitlements: { plan: 'free' },
+  entitlements: entitlementsOf(null),
 }
 
 class ControlledEventSource implements EventSourceLike {

@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { ApiError, type AuthEventName, type LiveEvent, type SessionState } from '@tessera/contracts'
+import {
+  ApiError,
+  entitlementsOf,
+  type AuthEventName,
+  type LiveEvent,
+  type SessionState,
+} from '@tessera/contracts'
 import { createApi } from './api.ts'
 import {
   createSessionStore,
@@ -76,11 +82,13 @@ function fakeChannelHub() {
 }
 
 const ada = { id: 'u1', email: 'ada@example.test', displayName: 'Ada' }
+const free = entitlementsOf(null)
+const pro = entitlementsOf({ plan: 'pro', status: 'active' })
 const signedIn = (
   user = ada,
   options: { sessionId?: string; recovery?: boolean } = {},
 ): SessionSnapshot => ({
-  state: { status: 'signed-in', user, entitlements: { plan: 'free' } },
+  state: { status: 'signed-in', user, entitlements: free },
   sessionId: options.sessionId ?? 's1',
   recovery: options.recovery ?? false,
 })
@@ -139,8 +147,38 @@ describe('createSessionStore', () => {
     expect(store.current()).toEqual({
       status: 'signed-in',
       user: ada,
-      entitlements: { plan: 'free' },
+      entitlements: free,
     })
+  })
+
+  it('takes new entitlements from the live stream, with no auth event and no read', async () => {
+    const { events, emit } = fakeEvents()
+    const source = switchableSource(signedIn())
+    const store = track(createSessionStore({ source: source.source, events }))
+    store.start()
+    await until(() => store.current().status === 'signed-in')
+    const seen = record(store)
+    emit('entitlements', { entitlements: pro })
+    expect(store.current()).toEqual({ status: 'signed-in', user: ada, entitlements: pro })
+    expect(seen).toEqual([['signed-in', null]])
+    expect(source.reads()).toBe(1)
+  })
+
+  it('ignores an entitlements event that does not match the contract', async () => {
+    const { events, emit } = fakeEvents()
+    const warnings: string[] = []
+    const store = track(
+      createSessionStore({
+        source: async () => signedIn(),
+        events,
+        warn: (message) => warnings.push(message),
+      }),
+    )
+    store.start()
+    await until(() => store.current().status === 'signed-in')
+    emit('entitlements', { entitlements: { plan: 'platinum' } })
+    expect(store.current()).toEqual({ status: 'signed-in', user: ada, entitlements: free })
+    expect(warnings).toEqual(['An entitlements event did not match the contract; it was ignored'])
   })
 
   it('names SIGNED_IN when a refresh after a sign-in form finds a user', async () => {
@@ -491,11 +529,11 @@ describe('meSessionSource', () => {
         user: { ...ada, emailConfirmedAt: '2025-01-01T00:00:00Z', pendingEmail: null },
         profile: { displayName: 'Ada' },
         session: { id: 's7', recovery: true, createdAt: '2025-01-01T00:00:00Z' },
-        entitlements: { plan: 'pro' },
+        entitlements: pro,
       }),
     )
     expect(await read()).toEqual({
-      state: { status: 'signed-in', user: ada, entitlements: { plan: 'pro' } },
+      state: { status: 'signed-in', user: ada, entitlements: pro },
       sessionId: 's7',
       recovery: true,
     })

@@ -2,6 +2,9 @@ import { z } from 'zod'
 import {
   ApiError,
   AUTH_EVENT_TYPE,
+  ENTITLEMENTS_EVENT_TYPE,
+  entitlementsEventDataSchema,
+  entitlementsSchema,
   authEventDataSchema,
   authEventNames,
   type AuthEventName,
@@ -38,7 +41,8 @@ const meBodySchema = z.object({
     .object({ id: z.string(), email: z.string(), displayName: z.string().nullable().optional() })
     .nullable(),
   session: z.object({ id: z.string(), recovery: z.boolean().optional() }).optional(),
-  entitlements: z.object({ plan: z.string() }).optional(),
+  // Entitlements a newer BFF shapes differently are dropped (plugins read absent as unknown).
+  entitlements: entitlementsSchema.optional().catch(undefined),
 })
 
 /** Turns a `GET /api/me` body into a snapshot; null when it is not one. */
@@ -51,7 +55,7 @@ export function snapshotFromMe(body: unknown): SessionSnapshot | null {
     state: {
       status: 'signed-in',
       user: { id: user.id, email: user.email, displayName: user.displayName ?? null },
-      ...(entitlements ? { entitlements: { plan: entitlements.plan } } : {}),
+      ...(entitlements ? { entitlements } : {}),
     },
     sessionId: session?.id ?? null,
     recovery: session?.recovery ?? false,
@@ -109,7 +113,7 @@ const sessionStateSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('signed-in'),
     user: z.object({ id: z.string(), email: z.string(), displayName: z.string().nullable() }),
-    entitlements: z.object({ plan: z.string() }).optional(),
+    entitlements: entitlementsSchema.optional().catch(undefined),
   }),
 ])
 
@@ -154,7 +158,7 @@ function sameState(a: SessionState, b: SessionState): boolean {
     a.user.id === b.user.id &&
     a.user.email === b.user.email &&
     a.user.displayName === b.user.displayName &&
-    a.entitlements?.plan === b.entitlements?.plan
+    JSON.stringify(a.entitlements) === JSON.stringify(b.entitlements)
   )
 }
 
@@ -183,7 +187,10 @@ function inferEvent(previous: SessionSnapshot, next: SessionSnapshot): AuthEvent
   }
   if (before.status !== 'signed-in' || before.user.id !== after.user.id) return 'SIGNED_IN'
   if (previous.sessionId !== next.sessionId) return 'SIGNED_IN'
-  return sameState(before, after) ? null : 'USER_UPDATED'
+  const userChanged =
+    before.user.email !== after.user.email || before.user.displayName !== after.user.displayName
+  // A new plan is not a change of the user: plugins see it as a new state with no auth event.
+  return userChanged ? 'USER_UPDATED' : null
 }
 
 /**
@@ -323,6 +330,21 @@ export function createSessionStore({
     }
   }
 
+  function onEntitlementsEvent(liveEvent: LiveEvent): void {
+    const parsed = entitlementsEventDataSchema.safeParse(liveEvent.data)
+    if (!parsed.success) {
+      warn('An entitlements event did not match the contract; it was ignored', parsed.error.issues)
+      return
+    }
+    const state = snapshot.state
+    if (state.status !== 'signed-in') return
+    applyNews(
+      { ...snapshot, state: { ...state, entitlements: parsed.data.entitlements } },
+      null,
+      'news',
+    )
+  }
+
   function onChannelMessage(message: MessageEvent): void {
     const parsed = channelMessageSchema.safeParse(message.data)
     if (!parsed.success) return
@@ -347,6 +369,7 @@ export function createSessionStore({
       if (started) return
       started = true
       cleanups.push(events.subscribe(AUTH_EVENT_TYPE, onAuthEvent))
+      cleanups.push(events.subscribe(ENTITLEMENTS_EVENT_TYPE, onEntitlementsEvent))
       if (channel !== null) {
         channel.addEventListener('message', onChannelMessage)
         cleanups.push(() => channel.removeEventListener('message', onChannelMessage))

@@ -1,0 +1,144 @@
+import { z } from 'zod'
+
+/**
+ * The plan catalogue: the one place plans, prices and limits are defined. The BFF derives
+ * entitlements from it, the Stripe stand-in is seeded from it, and remotes show it.
+ */
+export const planIds = ['free', 'pro', 'team'] as const
+export type PlanId = (typeof planIds)[number]
+export const planIdSchema = z.enum(planIds)
+
+/** Models the assistant can use; the first a plan lists is its default. */
+export const assistantModels = ['gpt-4o-mini', 'gpt-4o', 'gpt-4.1'] as const
+export type AssistantModel = (typeof assistantModels)[number]
+
+export interface Plan {
+  id: PlanId
+  name: string
+  /** One line for the pricing page. */
+  tagline: string
+  /** Monthly price in the smallest currency unit (cents); 0 for free. */
+  monthlyPrice: number
+  currency: 'usd'
+  /** The Stripe price's `lookup_key`; null for the free plan, which has no price. */
+  lookupKey: string | null
+  limits: {
+    /** AI tokens (prompt + completion) per calendar month, UTC. */
+    monthlyTokens: number
+    /** Models allowed; the first is the default. */
+    models: readonly [AssistantModel, ...AssistantModel[]]
+  }
+  /** Short feature lines for the pricing page, beyond the limits above. */
+  features: readonly string[]
+}
+
+export const plans: Readonly<Record<PlanId, Plan>> = {
+  free: {
+    id: 'free',
+    name: 'Free',
+    tagline: 'Try the assistant.',
+    monthlyPrice: 0,
+    currency: 'usd',
+    lookupKey: null,
+    limits: { monthlyTokens: 50_000, models: ['gpt-4o-mini'] },
+    features: ['Conversation history'],
+  },
+  pro: {
+    id: 'pro',
+    name: 'Pro',
+    tagline: 'For daily work.',
+    monthlyPrice: 1500,
+    currency: 'usd',
+    lookupKey: 'tessera_pro_monthly',
+    limits: { monthlyTokens: 1_000_000, models: ['gpt-4o', 'gpt-4o-mini'] },
+    features: ['Conversation history', 'Priority answers'],
+  },
+  team: {
+    id: 'team',
+    name: 'Team',
+    tagline: 'For heavy use.',
+    monthlyPrice: 4900,
+    currency: 'usd',
+    lookupKey: 'tessera_team_monthly',
+    limits: { monthlyTokens: 5_000_000, models: ['gpt-4.1', 'gpt-4o', 'gpt-4o-mini'] },
+    features: ['Conversation history', 'Priority answers', 'The largest model'],
+  },
+}
+
+/** Plans in the order the pricing page shows them. */
+export const planList: readonly Plan[] = planIds.map((id) => plans[id])
+
+/** The plan a Stripe price's `lookup_key` stands for; null for a price we do not sell. */
+export function planForLookupKey(lookupKey: string | null | undefined): Plan | null {
+  return planList.find((plan) => plan.lookupKey !== null && plan.lookupKey === lookupKey) ?? null
+}
+
+/** Stripe subscription statuses (all of them: a webhook may carry any). */
+export const subscriptionStatuses = [
+  'incomplete',
+  'incomplete_expired',
+  'trialing',
+  'active',
+  'past_due',
+  'canceled',
+  'unpaid',
+  'paused',
+] as const
+export type SubscriptionStatus = (typeof subscriptionStatuses)[number]
+
+/**
+ * Statuses that keep the paid plan. `past_due` keeps it while Stripe retries the payment (the
+ * user sees a banner to fix it); `unpaid`, `canceled` and the rest fall back to free.
+ */
+const grantingStatuses: ReadonlySet<SubscriptionStatus> = new Set([
+  'trialing',
+  'active',
+  'past_due',
+])
+
+/** What a user's plan allows, as `GET /api/me` reports it and every remote reads it. */
+export const entitlementsSchema = z.object({
+  plan: planIdSchema,
+  planName: z.string(),
+  /** The subscription's status; null without a subscription (free). */
+  status: z.enum(subscriptionStatuses).nullable(),
+  /** Payment failed and Stripe is retrying: show the "fix payment" banner. */
+  pastDue: z.boolean(),
+  monthlyTokens: z.number().int().nonnegative(),
+  models: z.array(z.enum(assistantModels)).min(1),
+  defaultModel: z.enum(assistantModels),
+})
+export type Entitlements = z.infer<typeof entitlementsSchema>
+
+/** The subscription facts entitlements depend on (the BFF's stored row, or nothing). */
+export interface SubscriptionFacts {
+  plan: PlanId
+  status: SubscriptionStatus
+}
+
+/** The one derivation of entitlements from a subscription: the BFF calls nothing else. */
+export function entitlementsOf(subscription: SubscriptionFacts | null): Entitlements {
+  const granted =
+    subscription !== null && grantingStatuses.has(subscription.status)
+      ? plans[subscription.plan]
+      : plans.free
+  return {
+    plan: granted.id,
+    planName: granted.name,
+    status: subscription?.status ?? null,
+    pastDue: subscription?.status === 'past_due',
+    monthlyTokens: granted.limits.monthlyTokens,
+    models: [...granted.limits.models],
+    defaultModel: granted.limits.models[0],
+  }
+}
+
+/** The live event type on `/api/events` that carries a user's new entitlements. */
+export const ENTITLEMENTS_EVENT_TYPE = 'entitlements'
+
+/**
+ * `data` of an `entitlements` live event, sent to every tab of the user when the plan or the
+ * subscription status changes (a webhook applied, reconcile repaired a row).
+ */
+export const entitlementsEventDataSchema = z.object({ entitlements: entitlementsSchema })
+export type EntitlementsEventData = z.infer<typeof entitlementsEventDataSchema>
