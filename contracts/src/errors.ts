@@ -76,6 +76,26 @@ export const errorCatalogue = {
     status: 504,
     message: 'A service we depend on took too long to answer. Try again in a minute.',
   },
+  already_subscribed: {
+    status: 409,
+    message: 'You already have a subscription. Change or cancel it from the billing page.',
+  },
+  webhook_signature_invalid: {
+    status: 400,
+    message: 'The webhook signature is missing, does not match, or is too old.',
+  },
+  content_flagged: {
+    status: 422,
+    message: 'Your message was flagged by the content filter. Rephrase it and try again.',
+  },
+  model_busy: {
+    status: 503,
+    message: 'The AI model is busy right now. Wait a moment and try again.',
+  },
+  answer_interrupted: {
+    status: 502,
+    message: 'The answer was cut off before it finished. What arrived is kept; try again.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>
 
 export type ErrorCode = keyof typeof errorCatalogue

@@ -1,0 +1,114 @@
+import { z } from 'zod'
+import { errorCodes } from './errors.ts'
+import { assistantModels } from './plans.ts'
+
+/** Longest message a person can send (characters). */
+export const MESSAGE_MAX_LENGTH = 16_000
+export const CONVERSATION_TITLE_MAX_LENGTH = 120
+
+/** A conversation in the list (`/api/assistant/conversations`); dates are ISO 8601. */
+export const conversationSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+export type Conversation = z.infer<typeof conversationSchema>
+
+/** `GET /api/assistant/conversations?limit=&cursor=`: newest first; `nextCursor` null at the end. */
+export const conversationPageSchema = z.object({
+  conversations: z.array(conversationSchema),
+  nextCursor: z.string().nullable(),
+})
+export type ConversationPage = z.infer<typeof conversationPageSchema>
+
+const titleSchema = z
+  .string({ error: 'Enter a title.' })
+  .trim()
+  .min(1, 'Enter a title.')
+  .max(
+    CONVERSATION_TITLE_MAX_LENGTH,
+    `A title can have at most ${CONVERSATION_TITLE_MAX_LENGTH} characters.`,
+  )
+
+/** `POST /api/assistant/conversations` (title optional: the first message names it). */
+export const createConversationBodySchema = z.strictObject({ title: titleSchema.optional() })
+/** `PATCH /api/assistant/conversations/:id`. */
+export const renameConversationBodySchema = z.strictObject({ title: titleSchema })
+
+export const messageStatuses = ['complete', 'partial', 'streaming', 'failed'] as const
+export type MessageStatus = (typeof messageStatuses)[number]
+
+export const tokenUsageSchema = z.object({
+  promptTokens: z.number().int().nonnegative(),
+  completionTokens: z.number().int().nonnegative(),
+  totalTokens: z.number().int().nonnegative(),
+  /** True when the model's usage report was lost and the numbers are the BFF's estimate. */
+  estimated: z.boolean(),
+})
+export type TokenUsage = z.infer<typeof tokenUsageSchema>
+
+/** One message of a conversation. */
+export const chatMessageSchema = z.object({
+  id: z.string(),
+  role: z.enum(['user', 'assistant']),
+  content: z.string(),
+  /** `partial`: stopped or cut, kept as far as it came; `failed`: nothing came back. */
+  status: z.enum(messageStatuses),
+  model: z.enum(assistantModels).nullable(),
+  usage: tokenUsageSchema.nullable(),
+  /** Why an assistant message is partial or failed. */
+  error: z.object({ code: z.enum(errorCodes), message: z.string() }).nullable(),
+  createdAt: z.string(),
+})
+export type ChatMessage = z.infer<typeof chatMessageSchema>
+
+/** `GET /api/assistant/conversations/:id/messages`: oldest first. */
+export const messageListSchema = z.object({
+  conversation: conversationSchema,
+  messages: z.array(chatMessageSchema),
+})
+
+/** `POST /api/assistant/conversations/:id/messages`: the answer is an SSE stream (below). */
+export const sendMessageBodySchema = z.strictObject({
+  content: z
+    .string({ error: 'Write a message.' })
+    .trim()
+    .min(1, 'Write a message.')
+    .max(MESSAGE_MAX_LENGTH, `A message can have at most ${MESSAGE_MAX_LENGTH} characters.`),
+})
+export type SendMessageBody = z.infer<typeof sendMessageBodySchema>
+
+/**
+ * SSE events of a send, in order: `message` (both stored messages: the user's and the assistant's
+ * placeholder), `delta`* (text to append), `usage` (once), then `done` or `error` (last).
+ */
+export const chatStreamEventSchemas = {
+  message: z.object({ user: chatMessageSchema, assistant: chatMessageSchema }),
+  delta: z.object({ text: z.string() }),
+  usage: tokenUsageSchema,
+  done: z.object({ message: chatMessageSchema }),
+  error: z.object({
+    code: z.enum(errorCodes),
+    message: z.string(),
+    requestId: z.string(),
+    /** The assistant message as stored after the failure (partial or failed); null if none. */
+    assistant: chatMessageSchema.nullable(),
+  }),
+} as const
+export type ChatStreamEventName = keyof typeof chatStreamEventSchemas
+
+/** `GET /api/assistant/usage` and `data` of the `assistant.usage` live event. */
+export const usageSchema = z.object({
+  /** Tokens settled this month. */
+  used: z.number().int().nonnegative(),
+  /** Tokens held for answers still streaming. */
+  reserved: z.number().int().nonnegative(),
+  limit: z.number().int().nonnegative(),
+  /** The month the numbers are for (ISO 8601 start and end, UTC). */
+  periodStart: z.string(),
+  periodEnd: z.string(),
+})
+export type Usage = z.infer<typeof usageSchema>
+
+export const USAGE_EVENT_TYPE = 'assistant.usage'
