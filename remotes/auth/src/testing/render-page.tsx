@@ -1,7 +1,7 @@
 import { render } from '@testing-library/react'
 import { StrictMode } from 'react'
 import type { ReactNode } from 'react'
-import { ApiError, type ErrorCode, type SessionState } from '@tessera/contracts'
+import { ApiError, entitlementsOf, type ErrorCode, type SessionState } from '@tessera/contracts'
 import { createFakePlatform, type FakePlatform } from '@tessera/remote-build/testing'
 import { SentEmailProvider } from '../features/account/sent-email.tsx'
 import { PlatformProvider } from '@tessera/plugin-react/platform'
@@ -77,7 +77,7 @@ export const signedInBody = (
     recovery: overrides.recovery ?? false,
     createdAt: '2025-01-02T00:00:00.000Z',
   },
-  entitlements: { plan: 'free' },
+  entitlements: entitlementsOf(null),
 })
 
 /**
