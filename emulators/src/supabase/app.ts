@@ -1,6 +1,6 @@
 /**
- * The Supabase stand-in as one Web-standard Hono app: GoTrue under `/auth/v1` (Storage will join
- * under `/storage/v1`, behind the same API key gate and error handling), plus the mailbox app.
+ * The Supabase stand-in as one Web-standard Hono app: GoTrue under `/auth/v1`, Storage under
+ * `/storage/v1` (behind the same API key gate), plus the mailbox app.
  */
 import { Hono } from 'hono'
 import type { Context } from 'hono'
@@ -18,25 +18,31 @@ import { createMailboxStore } from './mailbox-store.ts'
 import { createMailer } from './mailer.ts'
 import type { SigningKey } from './signing-keys.ts'
 import { loadOrCreateSigningKey } from './signing-keys.ts'
+import type { StorageConfig } from './storage-app.ts'
+import { createStorageApp, defaultStorageConfig, storagePrefix } from './storage-app.ts'
+import { ensureStorageSchema } from './storage-schema.ts'
 
 export interface SupabaseEmulatorOptions extends AuthConfigInput {
-  /** The project database; the stand-in keeps its state in its `auth` schema. */
+  /** The project database; the stand-in keeps its state in its `auth` and `storage` schemas. */
   db: Sql
   /** Called with failures that became a 500, so they are not silent. */
   onUnexpectedError?: (error: unknown) => void
+  /** Storage settings (the object size limit); hosted Storage's defaults otherwise. */
+  storage?: Partial<StorageConfig>
 }
 
 export interface SupabaseEmulator {
-  /** `/auth/v1/*` and `/.well-known/jwks.json`. */
+  /** `/auth/v1/*`, `/storage/v1/*` and `/.well-known/jwks.json`. */
   app: Hono
   /** The mailbox's page and JSON API. */
   mailboxApp: Hono
   config: AuthConfig
+  storageConfig: StorageConfig
   key: SigningKey
   mailbox: MailboxStore
 }
 
-/** Bodies larger than this are refused before parsing (GoTrue's requests are tiny). */
+/** Auth bodies larger than this are refused before parsing (GoTrue's requests are tiny). */
 const maxBodyBytes = 1024 * 1024
 
 function handleError(onUnexpectedError: ((error: unknown) => void) | undefined) {
@@ -58,9 +64,11 @@ function handleError(onUnexpectedError: ((error: unknown) => void) | undefined) 
 export async function createSupabaseEmulator(
   options: SupabaseEmulatorOptions,
 ): Promise<SupabaseEmulator> {
-  const { db: sql, onUnexpectedError, ...configInput } = options
+  const { db: sql, onUnexpectedError, storage: storageInput, ...configInput } = options
   const config = resolveAuthConfig(configInput)
+  const storageConfig: StorageConfig = { ...defaultStorageConfig, ...storageInput }
   await ensureEmulatorSchema(sql)
+  await ensureStorageSchema(sql)
   const key = await loadOrCreateSigningKey(sql)
   const mailbox = createMailboxStore(sql)
   const mailer = createMailer(config, mailbox)
@@ -71,8 +79,9 @@ export async function createSupabaseEmulator(
 
   const app = new Hono()
   app.onError(onError)
+  // Storage reads its bodies itself, up to its object size limit.
   app.use(
-    '*',
+    '/auth/v1/*',
     bodyLimit({
       maxSize: maxBodyBytes,
       onError: (c) =>
@@ -90,6 +99,17 @@ export async function createSupabaseEmulator(
   app.use('/auth/v1/*', requireApiKey(config.apiKeys, { open }))
   app.get('/.well-known/jwks.json', (c) => c.json({ keys: [key.publicJwk] }))
   app.route('/auth/v1', auth)
+  app.route(
+    storagePrefix,
+    createStorageApp({
+      sql,
+      apiKeys: config.apiKeys,
+      key,
+      clock: config.clock,
+      config: storageConfig,
+      ...(onUnexpectedError === undefined ? {} : { onUnexpectedError }),
+    }),
+  )
   app.notFound((c) =>
     respondWithError(
       c,
@@ -106,5 +126,5 @@ export async function createSupabaseEmulator(
     onUnexpectedError?.(error)
     return c.json({ error: 'The mailbox failed; see the server log.' }, 500)
   })
-  return { app, mailboxApp, config, key, mailbox }
+  return { app, mailboxApp, config, storageConfig, key, mailbox }
 }

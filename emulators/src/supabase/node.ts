@@ -1,7 +1,8 @@
 /**
- * The Supabase stand-in on Node: the API (GoTrue under `/auth/v1`) on one port, the mailbox on
- * another. `npm start` calls `startSupabaseEmulator({ db })` with the process's one database; run
- * directly (`tsx emulators/src/supabase/node.ts`) it opens its own (PGlite or `DATABASE_URL`).
+ * The Supabase stand-in on Node: the API (GoTrue under `/auth/v1`, Storage under `/storage/v1`) on
+ * one port, the mailbox on another. `npm start` calls `startSupabaseEmulator({ db })` with the
+ * process's one database; run directly (`tsx emulators/src/supabase/node.ts`) it opens its own
+ * (PGlite or `DATABASE_URL`).
  */
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -39,6 +40,8 @@ export interface RunningSupabaseEmulator {
   serviceRoleKey: string
   /** `${url}/auth/v1/.well-known/jwks.json`, for verifying access tokens. */
   jwksUrl: string
+  /** `${url}/storage/v1`; public objects are at `${storageUrl}/object/public/<bucket>/<path>`. */
+  storageUrl: string
   emulator: SupabaseEmulator
   close(): Promise<void>
 }
@@ -113,6 +116,7 @@ export async function startSupabaseEmulator(
       anonKey: emulator.config.apiKeys.anon,
       serviceRoleKey: emulator.config.apiKeys.serviceRole,
       jwksUrl: `${url}/auth/v1/.well-known/jwks.json`,
+      storageUrl: `${url}/storage/v1`,
       emulator,
       close: async () => {
         await Promise.all([closeServer(api.server), closeServer(mailbox.server)])
