@@ -1,10 +1,12 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { asPlugin, CONTRACT_MAJOR, type MountFn, type Unmount } from '@tessera/contracts/plugin'
+import type { SessionState } from '@tessera/contracts/platform'
 import { createFakePlatform, type FakePlatform } from '@tessera/remote-build/testing'
 import plugin from './plugin.tsx'
+import { fakeBff, plansBody, signedIn, subscriptionBody } from './testing/render-page.tsx'
 
-// The first mount imports the page module; on a busy two-core machine that can take seconds.
+// The first mount imports the pages module; on a busy two-core machine that can take seconds.
 const waitFor = <T,>(check: () => T) => vi.waitFor(check, { timeout: 10_000, interval: 20 })
 
 const mounted: { el: HTMLElement; unmount: Unmount }[] = []
@@ -18,8 +20,18 @@ function mount(mountFn: MountFn | undefined, platform: FakePlatform): HTMLElemen
   return el
 }
 
-function billingPlatform(route = '/') {
-  return createFakePlatform({ remote: { name: 'billing', version: '1.0.0' }, route })
+const bff = fakeBff({
+  'GET /api/billing/plans': () => Response.json(plansBody('free')),
+  'GET /api/billing/subscription': () => Response.json(subscriptionBody('free')),
+})
+
+function billingPlatform(route = '/', session: SessionState = signedIn('free')) {
+  return createFakePlatform({
+    remote: { name: 'billing', version: '1.0.0' },
+    route,
+    session,
+    fetch: bff.fetch,
+  })
 }
 
 afterEach(() => {
@@ -29,24 +41,29 @@ afterEach(() => {
   }
 })
 
+const heading = (el: HTMLElement) => el.querySelector('h1')?.textContent
+
 describe('billing plugin', () => {
-  it('declares itself as billing on the current contract major', () => {
+  it('declares itself as billing on the current contract major, filling the header slot', () => {
     expect(asPlugin(plugin)).toBe(plugin)
     expect(plugin.name).toBe('billing')
     expect(plugin.contract).toBe(CONTRACT_MAJOR)
     expect(Object.keys(plugin.slots ?? {})).toEqual(['header.end'])
   })
 
-  it('mounts a page that names the remote and version the host reports, then unmounts cleanly', async () => {
+  it('mounts the page the sub-route names, follows route changes, then unmounts cleanly', async () => {
     const platform = billingPlatform('/plans')
     const el = mount(plugin.routes?.mount, platform)
-
-    await waitFor(() => expect(el.querySelector('h1')?.textContent).toBe('Plans and billing'))
-    const facts = el.querySelector('dl')?.textContent ?? ''
-    expect(facts).toContain('billing')
-    expect(facts).toContain('1.0.0')
-    expect(facts).toContain('/plans')
+    await waitFor(() => expect(heading(el)).toBe('Plans'))
+    await waitFor(() => expect(el.querySelectorAll('.plan-card')).toHaveLength(3))
     expect(el.querySelector('a[aria-current="page"]')?.textContent).toBe('Plans')
+
+    platform.setRoute('/')
+    await waitFor(() => expect(heading(el)).toBe('Billing'))
+    // After an in-app move, focus is on the new page's heading, as after a page load.
+    await waitFor(() => expect(document.activeElement).toBe(el.querySelector('h1')))
+    platform.setRoute('/nowhere')
+    await waitFor(() => expect(heading(el)).toBe('Page not found'))
     expect(platform.listenerCount()).toBeGreaterThan(0)
 
     mounted.pop()?.unmount()
@@ -54,88 +71,24 @@ describe('billing plugin', () => {
     expect(platform.listenerCount()).toBe(0)
   })
 
-  it('follows the sub-route, theme and session the platform reports', async () => {
-    const platform = billingPlatform()
-    const el = mount(plugin.routes?.mount, platform)
-    await waitFor(() => expect(el.querySelector('h1')).not.toBeNull())
-
-    platform.setRoute('/plans')
-    platform.setTheme('dark')
-    platform.setSession(
-      { status: 'signed-in', user: { id: 'u1', email: 'ada@example.com', displayName: 'Ada' } },
-      'SIGNED_IN',
-    )
-    await waitFor(() => {
-      expect(el.querySelector('dl')?.textContent).toContain('/plans')
-      expect(el.textContent).toContain('Current theme: dark')
-      expect(el.textContent).toContain('Signed in as Ada (ada@example.com)')
-    })
-  })
-
-  it('lists live events newest first in a polite live region', async () => {
-    const platform = billingPlatform()
-    const el = mount(plugin.routes?.mount, platform)
-    await waitFor(() => expect(el.querySelector('[aria-live="polite"]')).not.toBeNull())
-
-    platform.emit({ type: 'plan.changed', data: { plan: 'pro' } })
-    platform.emit({ type: 'usage.updated', data: null })
-    platform.emit({ id: '1', type: 'plan.changed', data: { plan: 'pro' } })
-
-    await waitFor(() => {
-      const items = [...el.querySelectorAll('[aria-live="polite"] li')]
-      expect(items.map((item) => item.querySelector('code')?.textContent)).toEqual([
-        'usage.updated',
-        'plan.changed',
-      ])
-    })
-  })
-
-  it('asks the platform to notify when the button is pressed', async () => {
-    const platform = billingPlatform()
-    const el = mount(plugin.routes?.mount, platform)
-    const button = await waitFor(() => {
-      const found = [...el.querySelectorAll('button')].find(
-        (candidate) => candidate.textContent === 'Send a test notice',
-      )
-      if (found === undefined) throw new Error('no notify button yet')
-      return found
-    })
-    button.click()
-    expect(platform.notices).toEqual([{ kind: 'success', message: 'Hello from billing 1.0.0.' }])
-  })
-
-  it('lists every theme token of the contract with the value applied', async () => {
-    // happy-dom does not inherit custom properties, so the token is set on the table itself.
-    const style = document.createElement('style')
-    style.textContent = 'table { --tessera-color-accent: rgb(10, 20, 30); }'
-    document.head.append(style)
-    const platform = billingPlatform()
-    const el = mount(plugin.routes?.mount, platform)
-    await waitFor(() => {
-      const rows = [...el.querySelectorAll('tbody tr')]
-      expect(rows.map((row) => row.querySelector('th')?.textContent)).toEqual([
-        ...platform.theme.tokens,
-      ])
-      const accent = rows.find((row) => row.textContent?.startsWith('--tessera-color-accent'))
-      expect(accent?.textContent).toContain('rgb(10, 20, 30)')
-    })
-    style.remove()
-  })
-
-  it('fills the header slot with a Free plan badge that links to billing', async () => {
-    const platform = billingPlatform()
+  it('fills the header slot with the plan badge for signed-in users only', async () => {
+    const platform = billingPlatform('/', { status: 'signed-out', user: null })
     const el = mount(plugin.slots?.['header.end'], platform)
+    await waitFor(() => expect(el.querySelector('.billing-header')).not.toBeNull())
+    expect(el.querySelector('a')).toBeNull()
+
+    platform.setSession(signedIn('pro'), 'SIGNED_IN')
     const badge = await waitFor(() => {
       const link = el.querySelector('a')
       if (link === null) throw new Error('no badge yet')
       return link
     })
-    expect(badge.textContent).toBe('Free')
-    expect(badge.getAttribute('aria-label')).toContain('Free')
+    expect(badge.textContent).toBe('Pro')
     badge.click()
     expect(platform.navigations).toEqual([{ to: '/billing', replace: false }])
 
     mounted.pop()?.unmount()
     expect(el.innerHTML).toBe('')
+    expect(platform.listenerCount()).toBe(0)
   })
 })

@@ -1,13 +1,12 @@
 import { lazy, Suspense } from 'react'
 import { CONTRACT_MAJOR, definePlugin } from '@tessera/contracts/plugin'
-import { PlanBadge } from './features/plan-badge/components/plan-badge.tsx'
 import { mountReact } from '@tessera/plugin-react/mount-react'
+import { BillingHeader } from './features/header/components/billing-header.tsx'
+import { withAnnouncedNavigation } from './lib/announce-navigation.ts'
 import './styles/base.css'
 
-// The page loads on first visit only: the badge, shown on every page, stays small.
-const ContractProofPage = lazy(
-  () => import('./features/contract-proof/components/contract-proof-page.tsx'),
-)
+// The pages load on first visit only: the header slot, shown on every page, stays small.
+const BillingRoutes = lazy(() => import('./features/layout/components/billing-routes.tsx'))
 
 export default definePlugin({
   name: 'billing',
@@ -16,13 +15,20 @@ export default definePlugin({
     mount: (el, platform) =>
       mountReact(
         el,
-        platform,
-        <Suspense fallback={<p className="page-loading">Loading billing…</p>}>
-          <ContractProofPage />
+        withAnnouncedNavigation(platform),
+        <Suspense
+          fallback={
+            <p className="page-loading" role="status">
+              Loading billing…
+            </p>
+          }
+        >
+          <BillingRoutes />
         </Suspense>,
       ),
   },
   slots: {
-    'header.end': (el, platform) => mountReact(el, platform, <PlanBadge />),
+    'header.end': (el, platform) =>
+      mountReact(el, withAnnouncedNavigation(platform), <BillingHeader />),
   },
 })
