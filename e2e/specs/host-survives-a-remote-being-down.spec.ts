@@ -61,7 +61,7 @@ test('a remote whose origin hangs shows the fallback card after the load timeout
   // Accept the request and never answer it: without a timeout the page would spin forever.
   await page.route(remoteFiles('ai'), () => undefined)
   await page.goto('/assistant')
-  await expect(page.getByText('Loading Assistant')).toBeVisible()
+  await expect(page.getByRole('main').getByText('Loading Assistant')).toBeVisible()
   await expect(
     page.getByRole('main').getByRole('region', { name: 'Assistant is unavailable right now' }),
   ).toBeVisible({ timeout: 45_000 })

@@ -4,6 +4,6 @@ export default defineRemoteConfig({
   name: 'ai',
   basePath: '/assistant',
   nav: { label: 'Assistant', order: 10 },
-  slots: [],
+  slots: ['header.end'],
   root: new URL('.', import.meta.url),
 })

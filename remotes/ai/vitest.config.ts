@@ -4,6 +4,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     name: 'ai',
+    environment: 'happy-dom',
     include: ['src/**/*.test.{ts,tsx}'],
     // Above the 10 s deadline the tests poll with, for a first page import on a busy machine.
     testTimeout: 15_000,

@@ -1,30 +1,22 @@
-// @vitest-environment happy-dom
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { asPlugin, CONTRACT_MAJOR, type Unmount } from '@tessera/contracts/plugin'
-import { createFakePlatform, type FakePlatform } from '@tessera/remote-build/testing'
+import { asPlugin, CONTRACT_MAJOR, type MountFn, type Unmount } from '@tessera/contracts/plugin'
+import type { FakePlatform } from '@tessera/remote-build/testing'
 import plugin from './plugin.tsx'
+import { conversation, fakeAssistantBff } from './testing/fake-assistant-bff.ts'
+import { assistantPlatform } from './testing/render-assistant.tsx'
 
 // The first mount imports the page module; on a busy two-core machine that can take seconds.
 const waitFor = <T,>(check: () => T) => vi.waitFor(check, { timeout: 10_000, interval: 20 })
 
 const mounted: { el: HTMLElement; unmount: Unmount }[] = []
 
-function mountPage(platform: FakePlatform): HTMLElement {
-  const mountFn = plugin.routes?.mount
-  if (mountFn === undefined) throw new Error('the ai plugin has no page')
+function mount(mountFn: MountFn | undefined, platform: FakePlatform): HTMLElement {
+  if (mountFn === undefined) throw new Error('nothing to mount')
   const el = document.createElement('div')
   el.dataset.tesseraRemote = 'ai'
   document.body.append(el)
   mounted.push({ el, unmount: mountFn(el, platform) })
   return el
-}
-
-function aiPlatform(route = '/') {
-  return createFakePlatform({
-    remote: { name: 'ai', version: '1.0.0' },
-    basePath: '/assistant',
-    route,
-  })
 }
 
 afterEach(() => {
@@ -35,61 +27,48 @@ afterEach(() => {
 })
 
 describe('ai plugin', () => {
-  it('declares itself as ai on the current contract major, with a page and no slot', () => {
+  it('declares itself as ai on the current contract major, with a page and the header slot', () => {
     expect(asPlugin(plugin)).toBe(plugin)
     expect(plugin.name).toBe('ai')
     expect(plugin.contract).toBe(CONTRACT_MAJOR)
-    expect(plugin.slots).toBeUndefined()
+    expect(Object.keys(plugin.slots ?? {})).toEqual(['header.end'])
   })
 
-  it('mounts the assistant page with its name, version and sub-route, then unmounts cleanly', async () => {
-    const platform = aiPlatform('/usage')
-    const el = mountPage(platform)
-    await waitFor(() => expect(el.querySelector('h1')?.textContent).toBe('Your assistant'))
-    const facts = el.querySelector('dl')?.textContent ?? ''
-    expect(facts).toContain('ai')
-    expect(facts).toContain('1.0.0')
-    expect(facts).toContain('/assistant')
-    expect(facts).toContain('/usage')
-    expect(el.querySelector('a[aria-current="page"]')?.textContent).toBe('Usage')
+  it('mounts the assistant page at a conversation’s address, then unmounts cleanly', async () => {
+    const bff = fakeAssistantBff({ conversations: [conversation('c1', 'Trip planning')] })
+    const platform = assistantPlatform(bff, '/conversations/c1')
+    const el = mount(plugin.routes?.mount, platform)
+    await waitFor(() => expect(el.querySelector('h1')?.textContent).toBe('Trip planning'))
+    await waitFor(() =>
+      expect(el.textContent?.replace(/\u00a0/g, ' ')).toContain(
+        '12 400 of 50 000 tokens this month',
+      ),
+    )
 
     mounted.pop()?.unmount()
     expect(el.innerHTML).toBe('')
     expect(platform.listenerCount()).toBe(0)
   })
 
-  it('navigates between its pages through the platform', async () => {
-    const platform = aiPlatform()
-    const el = mountPage(platform)
-    const usage = await waitFor(() => {
-      const link = [...el.querySelectorAll<HTMLAnchorElement>('nav a')].find(
-        (candidate) => candidate.textContent === 'Usage',
-      )
-      if (link === undefined) throw new Error('no Usage link yet')
-      return link
+  it('shows the month’s usage in the header slot, live, and nothing when signed out', async () => {
+    const bff = fakeAssistantBff()
+    const platform = assistantPlatform(bff)
+    const el = mount(plugin.slots?.['header.end'], platform)
+    const link = await waitFor(() => {
+      const found = el.querySelector('a')
+      if (found === null) throw new Error('no meter yet')
+      return found
     })
-    expect(usage.getAttribute('href')).toBe('/assistant/usage')
-    usage.click()
-    expect(platform.navigations).toEqual([{ to: '/assistant/usage', replace: false }])
-  })
-
-  it('lists live events newest first and notifies through the platform', async () => {
-    const platform = aiPlatform()
-    const el = mountPage(platform)
-    await waitFor(() => expect(el.querySelector('[aria-live="polite"]')).not.toBeNull())
-    platform.emit({ type: 'usage.updated', data: { used: 3 } })
-    platform.emit({ type: 'plan.changed', data: { plan: 'pro' } })
-    await waitFor(() => {
-      const types = [...el.querySelectorAll('[aria-live="polite"] li code')].map(
-        (code) => code.textContent,
-      )
-      expect(types).toEqual(['plan.changed', 'usage.updated'])
-    })
-
-    const notify = [...el.querySelectorAll('button')].find(
-      (button) => button.textContent === 'Send a test notice',
+    expect(link.getAttribute('aria-label')?.replace(/\u00a0/g, ' ')).toBe(
+      'Assistant: 12 400 of 50 000 tokens this month',
     )
-    notify?.click()
-    expect(platform.notices).toEqual([{ kind: 'success', message: 'Hello from ai 1.0.0.' }])
+    expect(link.getAttribute('href')).toBe('/assistant')
+
+    platform.emit({ type: 'assistant.usage', data: { ...bff.usage, used: 50_000 } })
+    await waitFor(() => expect(el.querySelector('a')?.getAttribute('href')).toBe('/billing/plans'))
+    expect(el.querySelector('a')?.getAttribute('aria-label')).toMatch(/the limit is reached/)
+
+    platform.setSession({ status: 'signed-out', user: null })
+    await waitFor(() => expect(el.querySelector('a')).toBeNull())
   })
 })

@@ -1,0 +1,448 @@
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react'
+import type { ChatMessage } from '@tessera/contracts/assistant'
+import { AppLink } from '@tessera/plugin-react/app-link'
+import { usePlatform, useRoute } from '@tessera/plugin-react/platform'
+import { createAssistantApi } from '../../../lib/assistant-api.ts'
+import { formatCount, formatDay } from '../../../lib/format.ts'
+import { assistantRoutes, billingPlansPath, conversationIdOf } from '../../../lib/paths.ts'
+import { Composer } from '../../composer/components/composer.tsx'
+import { ConversationHeader } from '../../conversations/components/conversation-header.tsx'
+import { ConversationList } from '../../conversations/components/conversation-list.tsx'
+import { UsageBar, UsageMeter, usageSentence } from '../../usage/components/usage-meter.tsx'
+import { usageLevel, useUsage } from '../../usage/use-usage.ts'
+import { ChatStore } from '../chat-store.ts'
+import { useFillViewport } from '../use-fill-viewport.ts'
+import { FailurePanel } from './failure-panel.tsx'
+import { MessageThread, type ThreadControl } from './message-thread.tsx'
+import '../../../styles/controls.css'
+import '../assistant.css'
+
+const suggestions = [
+  'Explain what a micro-frontend is, with a small example.',
+  'Write a haiku about streaming answers.',
+  'Give me three tips for writing clear error messages.',
+]
+
+/**
+ * `/assistant` and `/assistant/conversations/:id`: the conversation list, the open conversation
+ * with its streaming answer, the composer, and the month's token usage.
+ */
+export default function AssistantPage() {
+  const platform = usePlatform()
+  const route = useRoute()
+  const routeId = conversationIdOf(route)
+  const usage = useUsage()
+  const reloadUsage = usage.reload
+
+  const store = useMemo(
+    () =>
+      new ChatStore({
+        api: createAssistantApi(platform),
+        openConversation: (id) =>
+          platform.navigate(
+            id === null
+              ? platform.basePath
+              : `${platform.basePath}${assistantRoutes.conversation(id)}`,
+          ),
+        onSendSettled: () => reloadUsage(),
+      }),
+    [platform, reloadUsage],
+  )
+  useEffect(() => store.attach(), [store])
+  const state = useSyncExternalStore(store.subscribe, store.getState)
+
+  useEffect(() => {
+    void store.loadList()
+  }, [store])
+
+  useEffect(() => {
+    if (typeof routeId === 'string') void store.open(routeId)
+  }, [store, routeId])
+
+  const [draft, setDraft] = useState('')
+  const [panelOpen, setPanelOpen] = useState(false)
+  const rootRef = useRef<HTMLDivElement>(null)
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  const textareaRef = useRef<HTMLTextAreaElement>(null)
+  const panelToggleRef = useRef<HTMLButtonElement>(null)
+  const threadControl = useRef<ThreadControl | null>(null)
+  const panelId = useId()
+  useFillViewport(rootRef)
+
+  const currentId = typeof routeId === 'string' ? routeId : null
+  const thread = currentId === null ? undefined : state.threads[currentId]
+  // The new-conversation page's first message: on its way, or refused.
+  const starting = routeId === null ? state.starting : null
+  const sending = thread?.sending != null || (starting !== null && starting.failure === null)
+  const liveId = sending
+    ? (thread?.messages.find((m) => m.role === 'assistant' && m.status === 'streaming')?.id ?? null)
+    : null
+  const streamingIds = useMemo(
+    () =>
+      new Set(
+        Object.values(state.threads)
+          .filter((t) => t.sending !== null)
+          .map((t) => t.id),
+      ),
+    [state.threads],
+  )
+
+  // Moving between conversations: focus goes to the title, as a page load would put it at the
+  // top, and the draft of one conversation does not follow into another.
+  const previousRoute = useRef(route)
+  /** The first message of a new conversation is moving the page to it: the composer keeps focus. */
+  const arrivingFromNew = useRef(false)
+  useEffect(() => {
+    if (previousRoute.current === route) return
+    previousRoute.current = route
+    if (arrivingFromNew.current) {
+      arrivingFromNew.current = false
+      return
+    }
+    setDraft('')
+    if (routeId === null) textareaRef.current?.focus()
+    else headingRef.current?.focus({ preventScroll: true })
+  }, [route, routeId])
+
+  const usageState = usage.state
+  const limitReached =
+    usageState.status === 'ready' && usageLevel(usageState.usage).level === 'reached'
+
+  const send = (text: string) => {
+    const content = text.trim()
+    if (content === '') return
+    setDraft('')
+    threadControl.current?.toLatest()
+    arrivingFromNew.current = currentId === null
+    void store.send(currentId, content).then((outcome) => {
+      if (outcome === 'sent') return
+      arrivingFromNew.current = false
+      // Stopped before it left: the text comes back to the composer. (A refusal keeps it in the
+      // thread, marked "Not sent", with the reason and Try again.)
+      if (outcome === 'cancelled') setDraft((current) => (current === '' ? content : current))
+    })
+  }
+
+  const stop = () => {
+    store.stop(currentId)
+    textareaRef.current?.focus()
+  }
+
+  const editFailed = () => {
+    if (currentId === null) return
+    setDraft(store.takeBack(currentId))
+    textareaRef.current?.focus()
+  }
+
+  const newConversation = useCallback(() => {
+    setPanelOpen(false)
+    platform.navigate(platform.basePath)
+    textareaRef.current?.focus()
+  }, [platform])
+
+  // The phone layout's panel: Escape closes it and focus returns to its button.
+  const focusToggle = useRef(false)
+  const closePanel = useCallback((returnFocus: boolean) => {
+    // Focus returns once the chat is no longer inert, after this render.
+    focusToggle.current = returnFocus
+    setPanelOpen(false)
+  }, [])
+  useEffect(() => {
+    if (panelOpen || !focusToggle.current) return
+    focusToggle.current = false
+    panelToggleRef.current?.focus()
+  }, [panelOpen])
+  const newButtonRef = useRef<HTMLButtonElement>(null)
+  useEffect(() => {
+    if (!panelOpen) return
+    // Focus moves into the panel, as into a dialog; the chat behind it is inert meanwhile.
+    newButtonRef.current?.focus()
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') closePanel(true)
+    }
+    // Grown past the phone layout (a rotated tablet), the list is no longer a panel.
+    const wide = window.matchMedia('(min-width: 861px)')
+    const onWide = () => {
+      if (wide.matches) closePanel(false)
+    }
+    document.addEventListener('keydown', onKey)
+    wide.addEventListener('change', onWide)
+    return () => {
+      document.removeEventListener('keydown', onKey)
+      wide.removeEventListener('change', onWide)
+    }
+  }, [panelOpen, closePanel])
+
+  const title =
+    routeId === null
+      ? 'New conversation'
+      : routeId === undefined
+        ? 'Conversation not found'
+        : (thread?.conversation?.title ??
+          state.list.conversations.find((c) => c.id === currentId)?.title ??
+          'Conversation')
+
+  const blocked = limitReached && usageState.status === 'ready' && (
+    <LimitReached limit={usageState.usage.limit} resetsOn={usageState.usage.periodEnd} />
+  )
+
+  return (
+    <div ref={rootRef} className={panelOpen ? 'assistant assistant--panel-open' : 'assistant'}>
+      <p className="visually-hidden" role="status" aria-live="polite" aria-atomic="true">
+        {state.announcement.text}
+      </p>
+      <aside id={panelId} className="assistant__side" aria-label="Conversations">
+        <div className="assistant__side-head">
+          <button
+            ref={newButtonRef}
+            type="button"
+            className="button button--primary assistant__new"
+            onClick={newConversation}
+          >
+            <svg
+              viewBox="0 0 24 24"
+              width="16"
+              height="16"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.2"
+              strokeLinecap="round"
+              aria-hidden="true"
+            >
+              <path d="M12 5v14M5 12h14" />
+            </svg>
+            New conversation
+          </button>
+          <button
+            type="button"
+            className="button button--quiet button--small assistant__side-close"
+            onClick={() => closePanel(true)}
+          >
+            Close
+          </button>
+        </div>
+        <nav className="conversations" aria-label="Your conversations">
+          <ConversationList
+            list={state.list}
+            currentId={currentId}
+            streamingIds={streamingIds}
+            onLoadMore={() => void store.loadMore()}
+            onRetry={() => void store.loadList()}
+            onChoose={() => closePanel(false)}
+          />
+        </nav>
+        <div className="assistant__usage">
+          <UsageMeter state={usageState} onRetry={usage.reload} />
+        </div>
+      </aside>
+      {panelOpen && (
+        <div className="assistant__backdrop" aria-hidden="true" onClick={() => closePanel(true)} />
+      )}
+
+      <div className="assistant__main" inert={panelOpen}>
+        <ConversationHeader
+          key={currentId ?? 'new'}
+          title={title}
+          headingRef={headingRef}
+          start={
+            <button
+              ref={panelToggleRef}
+              type="button"
+              className="button button--secondary button--small assistant__panel-toggle"
+              aria-expanded={panelOpen}
+              aria-controls={panelId}
+              onClick={() => setPanelOpen((open) => !open)}
+            >
+              <svg
+                viewBox="0 0 24 24"
+                width="16"
+                height="16"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2"
+                strokeLinecap="round"
+                aria-hidden="true"
+              >
+                <path d="M4 6h16M4 12h16M4 18h10" />
+              </svg>
+              <span className="visually-hidden">Conversations</span>
+            </button>
+          }
+          {...(currentId !== null && thread?.status !== 'failed'
+            ? {
+                actions: {
+                  rename: (next: string) => store.rename(currentId, next),
+                  remove: async () => {
+                    const failure = await store.remove(currentId)
+                    if (failure === null) {
+                      platform.notify({ kind: 'success', message: 'The conversation was deleted.' })
+                      platform.navigate(platform.basePath)
+                    }
+                    return failure
+                  },
+                },
+              }
+            : {})}
+        />
+
+        {routeId === undefined ? (
+          <div className="assistant__message">
+            <p>There is no conversation at this address.</p>
+            <p>
+              <AppLink to={platform.basePath}>Start a new conversation</AppLink>
+            </p>
+          </div>
+        ) : (
+          <MessageThread
+            conversationKey={currentId ?? 'new'}
+            controlRef={threadControl}
+            messages={
+              thread?.messages ??
+              (starting ? [startingMessage(starting.content, starting.failure !== null)] : [])
+            }
+            liveId={liveId}
+            waiting={sending && liveId === null}
+            failureShown={thread?.failure != null}
+            empty={
+              currentId === null ? (
+                <Welcome
+                  onPick={(text) => {
+                    setDraft(text)
+                    textareaRef.current?.focus()
+                  }}
+                />
+              ) : thread === undefined || thread.status === 'loading' ? (
+                <p className="thread__status muted" role="status">
+                  <span className="spinner" aria-hidden="true" /> Loading the conversation…
+                </p>
+              ) : thread.status === 'failed' && thread.loadError ? (
+                <FailurePanel
+                  error={thread.loadError}
+                  usage={null}
+                  onRetry={() => void store.open(currentId, { force: true })}
+                  onEdit={() => textareaRef.current?.focus()}
+                  onNewConversation={newConversation}
+                />
+              ) : (
+                <p className="thread__status muted">No messages yet. Write the first one below.</p>
+              )
+            }
+            after={
+              thread?.failure ? (
+                <FailurePanel
+                  error={thread.failure.error}
+                  usage={usageState.status === 'ready' ? usageState.usage : null}
+                  onRetry={() => {
+                    threadControl.current?.toLatest()
+                    void store.retry(thread.id)
+                  }}
+                  onEdit={editFailed}
+                  onNewConversation={newConversation}
+                />
+              ) : starting?.failure ? (
+                <FailurePanel
+                  error={starting.failure}
+                  usage={usageState.status === 'ready' ? usageState.usage : null}
+                  onRetry={() => {
+                    arrivingFromNew.current = true
+                    void store.retryStart().then((outcome) => {
+                      if (outcome !== 'sent') arrivingFromNew.current = false
+                    })
+                  }}
+                  onEdit={() => {
+                    setDraft(store.takeBackStart())
+                    textareaRef.current?.focus()
+                  }}
+                  onNewConversation={newConversation}
+                />
+              ) : null
+            }
+          />
+        )}
+
+        {routeId !== undefined && (
+          <div className="assistant__composer">
+            {usageState.status === 'ready' && (
+              <p className="assistant__usage-inline">
+                <UsageBar usage={usageState.usage} decorative />
+                <span>{usageSentence(usageState.usage)}</span>
+                {usageLevel(usageState.usage).level !== 'ok' && (
+                  <AppLink to={billingPlansPath}>See plans</AppLink>
+                )}
+              </p>
+            )}
+            <Composer
+              value={draft}
+              onValue={setDraft}
+              onSend={send}
+              onStop={stop}
+              sending={sending}
+              blocked={blocked || undefined}
+              textareaRef={textareaRef}
+            />
+          </div>
+        )}
+      </div>
+    </div>
+  )
+}
+
+/** The first message of a conversation still being created (or refused: not sent). */
+function startingMessage(content: string, refused: boolean): ChatMessage {
+  return {
+    id: 'starting',
+    role: 'user',
+    content,
+    status: refused ? 'failed' : 'complete',
+    model: null,
+    usage: null,
+    error: null,
+    createdAt: new Date().toISOString(),
+  }
+}
+
+function Welcome({ onPick }: { onPick: (text: string) => void }) {
+  return (
+    <div className="welcome">
+      <span className="welcome__mark" aria-hidden="true" />
+      <p className="welcome__title">What can I help you with?</p>
+      <p className="welcome__text muted">
+        Answers stream in as they are written. Stop one at any time; what arrived is kept.
+      </p>
+      <ul className="welcome__suggestions" aria-label="Suggestions">
+        {suggestions.map((text) => (
+          <li key={text}>
+            <button type="button" className="welcome__suggestion" onClick={() => onPick(text)}>
+              {text}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
+  )
+}
+
+function LimitReached({ limit, resetsOn }: { limit: number; resetsOn: string }) {
+  return (
+    <div className="limit">
+      <p className="limit__title">
+        You have used all {formatCount(limit)} tokens of your plan this month.
+      </p>
+      <p className="limit__text">
+        Upgrade for more tokens now, or wait until {formatDay(resetsOn)}, when your tokens renew.
+        Your conversations are kept either way.
+      </p>
+      <AppLink to={billingPlansPath} className="button button--primary button--small">
+        See plans
+      </AppLink>
+    </div>
+  )
+}

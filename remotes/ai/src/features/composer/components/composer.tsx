@@ -1,0 +1,132 @@
+import { useId } from 'react'
+import type { FormEvent, KeyboardEvent, ReactNode, RefObject } from 'react'
+import { MESSAGE_MAX_LENGTH } from '../../../lib/contract-values.ts'
+import { formatCount } from '../../../lib/format.ts'
+import '../composer.css'
+
+/** The counter appears once a message is this close to the limit. */
+const COUNT_FROM = Math.floor(MESSAGE_MAX_LENGTH * 0.85)
+
+interface ComposerProps {
+  value: string
+  onValue: (value: string) => void
+  onSend: (text: string) => void
+  onStop: () => void
+  /** An answer is on its way: Send becomes Stop. */
+  sending: boolean
+  /** Why nothing can be sent now (the month's tokens are gone); the text stays editable. */
+  blocked?: ReactNode
+  textareaRef: RefObject<HTMLTextAreaElement | null>
+}
+
+/**
+ * Where a message is written. Enter sends and Shift+Enter starts a new line (except while an IME
+ * is composing a character); while an answer streams, Send becomes Stop and Escape stops it.
+ */
+export function Composer({
+  value,
+  onValue,
+  onSend,
+  onStop,
+  sending,
+  blocked,
+  textareaRef,
+}: ComposerProps) {
+  const id = useId()
+  const hintId = `${id}-hint`
+  const countId = `${id}-count`
+  const length = value.length
+  const over = length - MESSAGE_MAX_LENGTH
+  const empty = value.trim() === ''
+  const canSend = !sending && !empty && over <= 0 && !blocked
+
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault()
+    if (canSend) onSend(value)
+  }
+
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    if (event.key === 'Escape' && sending) {
+      event.preventDefault()
+      onStop()
+      return
+    }
+    if (event.key !== 'Enter' || event.shiftKey || event.nativeEvent.isComposing) return
+    // Enter never adds a line: it sends, or does nothing while it cannot.
+    event.preventDefault()
+    submit()
+  }
+
+  return (
+    <form className="composer" onSubmit={submit} aria-label="Write a message">
+      {blocked && <div className="composer__blocked">{blocked}</div>}
+      <div className={over > 0 ? 'composer__box composer__box--invalid' : 'composer__box'}>
+        <label htmlFor={id} className="visually-hidden">
+          Message to the assistant
+        </label>
+        <textarea
+          ref={textareaRef}
+          id={id}
+          className="composer__input"
+          rows={1}
+          value={value}
+          placeholder="Message the assistant…"
+          onChange={(event) => onValue(event.target.value)}
+          onKeyDown={onKeyDown}
+          aria-describedby={length >= COUNT_FROM ? `${hintId} ${countId}` : hintId}
+          aria-invalid={over > 0 ? true : undefined}
+          enterKeyHint="send"
+        />
+        <div className="composer__actions">
+          {sending ? (
+            <button
+              type="button"
+              className="composer__button composer__button--stop"
+              onClick={onStop}
+            >
+              <svg viewBox="0 0 16 16" width="12" height="12" aria-hidden="true">
+                <rect x="2" y="2" width="12" height="12" rx="2" fill="currentColor" />
+              </svg>
+              Stop
+            </button>
+          ) : (
+            <button type="submit" className="composer__button" disabled={!canSend}>
+              <svg
+                viewBox="0 0 24 24"
+                width="16"
+                height="16"
+                fill="none"
+                stroke="currentColor"
+                strokeWidth="2.2"
+                strokeLinecap="round"
+                strokeLinejoin="round"
+                aria-hidden="true"
+              >
+                <path d="M12 19V5M5 12l7-7 7 7" />
+              </svg>
+              Send
+            </button>
+          )}
+        </div>
+      </div>
+      <div className="composer__footer">
+        <p id={hintId} className="composer__hint">
+          {sending
+            ? 'Answering… Press Stop or Escape to stop; what arrived is kept.'
+            : 'Enter to send, Shift+Enter for a new line.'}
+        </p>
+        {length >= COUNT_FROM && (
+          <p
+            id={countId}
+            className={over > 0 ? 'composer__count composer__count--over' : 'composer__count'}
+            aria-live="polite"
+          >
+            {over > 0
+              ? `${formatCount(over)} ${over === 1 ? 'character' : 'characters'} over the ${formatCount(MESSAGE_MAX_LENGTH)} limit: shorten the message to send it.`
+              : `${formatCount(length)} of ${formatCount(MESSAGE_MAX_LENGTH)} characters`}
+          </p>
+        )}
+      </div>
+    </form>
+  )
+}

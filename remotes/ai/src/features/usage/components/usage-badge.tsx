@@ -1,0 +1,36 @@
+import { AppLink } from '@tessera/plugin-react/app-link'
+import { usePlatform } from '@tessera/plugin-react/platform'
+import { formatCount } from '../../../lib/format.ts'
+import { billingPlansPath } from '../../../lib/paths.ts'
+import { usageLevel, useUsage } from '../use-usage.ts'
+import { usageSentence, UsageBar } from './usage-meter.tsx'
+import '../usage.css'
+
+/**
+ * The header's usage meter: the month's tokens at a glance, updated live. It links to the
+ * assistant, or to the plans once the tokens are gone. Nothing is shown to signed-out visitors.
+ */
+export function UsageBadge() {
+  const platform = usePlatform()
+  const { state } = useUsage()
+  if (state.status !== 'ready') return null
+  const { usage } = state
+  const reached = usageLevel(usage).level === 'reached'
+  return (
+    <AppLink
+      to={reached ? billingPlansPath : platform.basePath}
+      className={reached ? 'usage-badge usage-badge--reached' : 'usage-badge'}
+      aria-label={
+        reached
+          ? `${usageSentence(usage)}: the limit is reached. See plans`
+          : `Assistant: ${usageSentence(usage)}`
+      }
+      title={usageSentence(usage)}
+    >
+      <UsageBar usage={usage} decorative />
+      <span className="usage-badge__text" aria-hidden="true">
+        {formatCount(usage.used)} / {formatCount(usage.limit)}
+      </span>
+    </AppLink>
+  )
+}

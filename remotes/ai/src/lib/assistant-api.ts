@@ -1,0 +1,106 @@
+import type {
+  ChatMessage,
+  ChatStreamEventName,
+  chatStreamEventSchemas,
+  Conversation,
+  ConversationPage,
+  ConversationResponse,
+  Usage,
+} from '@tessera/contracts/assistant'
+import type { Platform } from '@tessera/contracts/platform'
+import { readSse } from './sse.ts'
+
+type Schemas = typeof chatStreamEventSchemas
+
+/** One event of a send's answer stream, typed from the contract's schemas (types only: no zod here). */
+export type ChatStreamEvent = {
+  [Name in ChatStreamEventName]: { type: Name; data: ReturnType<Schemas[Name]['parse']> }
+}[ChatStreamEventName]
+
+const streamEventNames: ReadonlySet<string> = new Set<ChatStreamEventName>([
+  'message',
+  'delta',
+  'usage',
+  'done',
+  'error',
+])
+
+/** How many conversations one page of the list holds. */
+export const CONVERSATION_PAGE_SIZE = 20
+
+const base = '/api/assistant'
+const conversationPath = (id: string) => `${base}/conversations/${encodeURIComponent(id)}`
+
+/**
+ * The assistant's BFF routes. Every request goes through the platform's `api.fetch`, so it carries
+ * the session cookie and the CSRF header, and a failure arrives as an `ApiError` with its
+ * catalogue code. The BFF is ours and validates what it sends, so bodies are trusted here.
+ */
+export function createAssistantApi(platform: Platform) {
+  const json = async <T>(path: string, init?: RequestInit): Promise<T> =>
+    (await (await platform.api.fetch(path, init)).json()) as T
+
+  return {
+    listConversations(cursor: string | null, limit = CONVERSATION_PAGE_SIZE) {
+      const query = new URLSearchParams({ limit: String(limit) })
+      if (cursor !== null) query.set('cursor', cursor)
+      return json<ConversationPage>(`${base}/conversations?${query.toString()}`)
+    },
+
+    async createConversation(title?: string): Promise<Conversation> {
+      const body = await json<ConversationResponse>(`${base}/conversations`, {
+        method: 'POST',
+        body: JSON.stringify(title === undefined ? {} : { title }),
+      })
+      return body.conversation
+    },
+
+    async renameConversation(id: string, title: string): Promise<Conversation> {
+      const body = await json<ConversationResponse>(conversationPath(id), {
+        method: 'PATCH',
+        body: JSON.stringify({ title }),
+      })
+      return body.conversation
+    },
+
+    async deleteConversation(id: string): Promise<void> {
+      await platform.api.fetch(conversationPath(id), { method: 'DELETE' })
+    },
+
+    listMessages(id: string) {
+      return json<{ conversation: Conversation; messages: ChatMessage[] }>(
+        `${conversationPath(id)}/messages`,
+      )
+    },
+
+    usage() {
+      return json<Usage>(`${base}/usage`)
+    },
+
+    /**
+     * Sends a message and yields its answer as it streams. `fetch` with a stream reader rather
+     * than `EventSource`, which cannot POST. A refusal before the stream starts (a 429, a 422)
+     * throws the `ApiError`; aborting `signal` (Stop) makes the iteration throw an AbortError.
+     */
+    async *sendMessage(
+      conversationId: string,
+      content: string,
+      signal: AbortSignal,
+    ): AsyncGenerator<ChatStreamEvent> {
+      const response = await platform.api.fetch(`${conversationPath(conversationId)}/messages`, {
+        method: 'POST',
+        body: JSON.stringify({ content }),
+        headers: { accept: 'text/event-stream' },
+        signal,
+      })
+      if (response.body === null) throw new TypeError('The answer came without a body.')
+      for await (const event of readSse(response.body)) {
+        // Events a newer BFF may add are skipped rather than failing the answer.
+        if (!streamEventNames.has(event.event)) continue
+        yield { type: event.event, data: JSON.parse(event.data) } as ChatStreamEvent
+      }
+    },
+  }
+}
+
+export type AssistantApi = ReturnType<typeof createAssistantApi>
