@@ -1,0 +1,218 @@
+// The billing tables, read and written through the typed query builder. The BFF's own connection
+// writes (RLS is for users' reads); every function runs on the database or an open transaction.
+import type { SqlQueryable } from '@tessera/emulators/postgres/sql'
+import { sql as raw } from 'kysely'
+import { execute, queries } from '../../db/query.ts'
+import type {
+  BillingCustomerRow,
+  BillingEventOutcome,
+  BillingSubscriptionRow,
+} from '../../db/schema.ts'
+import type { SubscriptionState } from './subscription-state.ts'
+
+export async function customerOfUser(
+  on: SqlQueryable,
+  userId: string,
+): Promise<BillingCustomerRow | null> {
+  const { rows } = await execute(
+    queries.selectFrom('billing_customers').selectAll().where('user_id', '=', userId),
+    on,
+  )
+  return rows[0] ?? null
+}
+
+/** The customer row, locked until the transaction ends: one writer per customer at a time. */
+export async function lockCustomerByStripeId(
+  tx: SqlQueryable,
+  stripeCustomerId: string,
+): Promise<BillingCustomerRow | null> {
+  const { rows } = await execute(
+    queries
+      .selectFrom('billing_customers')
+      .selectAll()
+      .where('stripe_customer_id', '=', stripeCustomerId)
+      .forUpdate(),
+    tx,
+  )
+  return rows[0] ?? null
+}
+
+/**
+ * The customer's user and all of that user's subscriptions, with the customer row locked until
+ * the transaction ends (one statement: a webhook's whole read). Null for a customer we do not know.
+ */
+export async function lockCustomerWithSubscriptions(
+  tx: SqlQueryable,
+  stripeCustomerId: string,
+): Promise<{ userId: string; subscriptions: BillingSubscriptionRow[] } | null> {
+  const { rows } = await execute(
+    queries
+      .selectFrom('billing_customers as c')
+      .leftJoin('billing_subscriptions as s', 's.user_id', 'c.user_id')
+      .select('c.user_id as customer_user_id')
+      .selectAll('s')
+      .where('c.stripe_customer_id', '=', stripeCustomerId)
+      .forUpdate('c'),
+    tx,
+  )
+  const first = rows[0]
+  if (first === undefined) return null
+  return {
+    userId: first.customer_user_id,
+    subscriptions: rows.flatMap((row) => {
+      const { customer_user_id: _user, ...subscription } = row
+      // A customer without subscriptions comes back as one row of nulls from the left join.
+      return subscription.stripe_subscription_id === null
+        ? []
+        : [subscription as BillingSubscriptionRow]
+    }),
+  }
+}
+
+/** The user's customer row, created empty if need be, and locked until the transaction ends. */
+export async function lockCustomerOfUser(
+  tx: SqlQueryable,
+  userId: string,
+): Promise<BillingCustomerRow> {
+  await execute(
+    queries
+      .insertInto('billing_customers')
+      .values({ user_id: userId })
+      .onConflict((conflict) => conflict.column('user_id').doNothing()),
+    tx,
+  )
+  const { rows } = await execute(
+    queries.selectFrom('billing_customers').selectAll().where('user_id', '=', userId).forUpdate(),
+    tx,
+  )
+  const row = rows[0]
+  if (row === undefined) throw new Error('The billing customer row was neither created nor found.')
+  return row
+}
+
+export async function allCustomers(on: SqlQueryable): Promise<BillingCustomerRow[]> {
+  return (await execute(queries.selectFrom('billing_customers').selectAll(), on)).rows
+}
+
+export async function subscriptionsOfUser(
+  on: SqlQueryable,
+  userId: string,
+): Promise<BillingSubscriptionRow[]> {
+  const { rows } = await execute(
+    queries.selectFrom('billing_subscriptions').selectAll().where('user_id', '=', userId),
+    on,
+  )
+  return rows
+}
+
+export async function allSubscriptions(on: SqlQueryable): Promise<BillingSubscriptionRow[]> {
+  return (await execute(queries.selectFrom('billing_subscriptions').selectAll(), on)).rows
+}
+
+function upsertSubscription(userId: string, state: SubscriptionState, versionAt: Date) {
+  const columns = {
+    user_id: userId,
+    stripe_customer_id: state.stripeCustomerId,
+    plan: state.plan,
+    stripe_price_id: state.stripePriceId,
+    status: state.status,
+    current_period_end: state.currentPeriodEnd,
+    cancel_at: state.cancelAt,
+    canceled_at: state.canceledAt,
+    stripe_created_at: state.stripeCreatedAt,
+    version_at: versionAt,
+  }
+  return queries
+    .insertInto('billing_subscriptions')
+    .values({ stripe_subscription_id: state.stripeSubscriptionId, ...columns })
+    .onConflict((conflict) =>
+      conflict.column('stripe_subscription_id').doUpdateSet({ ...columns, synced_at: raw`now()` }),
+    )
+}
+
+/** Writes a subscription's state and version marker (insert or replace). */
+export async function saveSubscription(
+  tx: SqlQueryable,
+  userId: string,
+  state: SubscriptionState,
+  versionAt: Date,
+): Promise<void> {
+  await execute(upsertSubscription(userId, state, versionAt), tx)
+}
+
+/**
+ * Writes a subscription and notes the event that brought it as applied, in one statement (a
+ * data-modifying CTE: both happen, in the caller's transaction, or neither).
+ */
+export async function saveSubscriptionForEvent(
+  tx: SqlQueryable,
+  userId: string,
+  state: SubscriptionState,
+  versionAt: Date,
+  event: { id: string; outcome: BillingEventOutcome },
+): Promise<void> {
+  await execute(
+    queries
+      .with('saved', () => upsertSubscription(userId, state, versionAt).returning('user_id'))
+      .updateTable('billing_events')
+      .set({
+        outcome: event.outcome,
+        user_id: userId,
+        // Only a change is "applied"; rewriting the same state only moves the version marker.
+        ...(event.outcome === 'unchanged' ? {} : { applied_at: raw<Date>`now()` }),
+      })
+      .where('id', '=', event.id),
+    tx,
+  )
+}
+
+export async function deleteSubscription(tx: SqlQueryable, id: string): Promise<void> {
+  await execute(
+    queries.deleteFrom('billing_subscriptions').where('stripe_subscription_id', '=', id),
+    tx,
+  )
+}
+
+/**
+ * Records an event in the ledger; false when it is there already (a redelivery). A concurrent
+ * delivery of the same event waits on the unique key until the first one commits or rolls back.
+ */
+export async function recordEvent(
+  tx: SqlQueryable,
+  event: { id: string; type: string; created: number },
+  objectId: string | null,
+  outcome: BillingEventOutcome,
+): Promise<boolean> {
+  const { rows } = await execute(
+    queries
+      .insertInto('billing_events')
+      .values({
+        id: event.id,
+        type: event.type,
+        stripe_created_at: new Date(event.created * 1000),
+        object_id: objectId,
+        outcome,
+      })
+      .onConflict((conflict) => conflict.column('id').doNothing())
+      .returning('id'),
+    tx,
+  )
+  return rows.length > 0
+}
+
+/** Notes what an event recorded as `received` did, in the same transaction as its effects. */
+export async function settleEvent(
+  tx: SqlQueryable,
+  eventId: string,
+  outcome: BillingEventOutcome,
+  userId: string | null,
+  applied: boolean,
+): Promise<void> {
+  await execute(
+    queries
+      .updateTable('billing_events')
+      .set({ outcome, user_id: userId, ...(applied ? { applied_at: raw`now()` } : {}) })
+      .where('id', '=', eventId),
+    tx,
+  )
+}
