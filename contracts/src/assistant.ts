@@ -15,12 +15,30 @@ export const conversationSchema = z.object({
 })
 export type Conversation = z.infer<typeof conversationSchema>
 
-/** `GET /api/assistant/conversations?limit=&cursor=`: newest first; `nextCursor` null at the end. */
+/** Conversations a page holds by default, and at most (`limit`). */
+export const CONVERSATION_PAGE_DEFAULT = 20
+export const CONVERSATION_PAGE_MAX = 100
+
+/**
+ * `GET /api/assistant/conversations?limit=&cursor=`: most recently active first (a send or a
+ * rename moves a conversation to the top); `nextCursor` (opaque) null at the end.
+ */
 export const conversationPageSchema = z.object({
   conversations: z.array(conversationSchema),
   nextCursor: z.string().nullable(),
 })
 export type ConversationPage = z.infer<typeof conversationPageSchema>
+
+/** The query of `GET /api/assistant/conversations`. */
+export const conversationPageQuerySchema = z.object({
+  limit: z.coerce
+    .number({ error: 'The page size must be a number.' })
+    .int('The page size must be a whole number.')
+    .min(1, 'The page size must be at least 1.')
+    .max(CONVERSATION_PAGE_MAX, `The page size can be at most ${CONVERSATION_PAGE_MAX}.`)
+    .default(CONVERSATION_PAGE_DEFAULT),
+  cursor: z.string().min(1).max(200).optional(),
+})
 
 const titleSchema = z
   .string({ error: 'Enter a title.' })
@@ -35,6 +53,13 @@ const titleSchema = z
 export const createConversationBodySchema = z.strictObject({ title: titleSchema.optional() })
 /** `PATCH /api/assistant/conversations/:id`. */
 export const renameConversationBodySchema = z.strictObject({ title: titleSchema })
+
+/**
+ * The answer of `POST /api/assistant/conversations` (201) and `PATCH …/conversations/:id` (200).
+ * `DELETE …/conversations/:id` answers 204 and removes the conversation's messages with it.
+ */
+export const conversationResponseSchema = z.object({ conversation: conversationSchema })
+export type ConversationResponse = z.infer<typeof conversationResponseSchema>
 
 export const messageStatuses = ['complete', 'partial', 'streaming', 'failed'] as const
 export type MessageStatus = (typeof messageStatuses)[number]
@@ -80,11 +105,19 @@ export const sendMessageBodySchema = z.strictObject({
 export type SendMessageBody = z.infer<typeof sendMessageBodySchema>
 
 /**
- * SSE events of a send, in order: `message` (both stored messages: the user's and the assistant's
- * placeholder), `delta`* (text to append), `usage` (once), then `done` or `error` (last).
+ * SSE events of a send, in order: `message` (the user's message and the assistant's placeholder as
+ * they are stored, sent before the model answers; and the conversation, titled by its first
+ * message), `delta`* (text to append),
+ * `usage` (once: what this answer counted, zeros when nothing was), then `done` or `error` (last).
+ * A refusal before the answer starts (`quota_exceeded`, `content_flagged`, `rate_limited`,
+ * `not_found`, an unreachable moderation) is a plain JSON error response, not a stream.
  */
 export const chatStreamEventSchemas = {
-  message: z.object({ user: chatMessageSchema, assistant: chatMessageSchema }),
+  message: z.object({
+    user: chatMessageSchema,
+    assistant: chatMessageSchema,
+    conversation: conversationSchema,
+  }),
   delta: z.object({ text: z.string() }),
   usage: tokenUsageSchema,
   done: z.object({ message: chatMessageSchema }),
@@ -94,6 +127,8 @@ export const chatStreamEventSchemas = {
     requestId: z.string(),
     /** The assistant message as stored after the failure (partial or failed); null if none. */
     assistant: chatMessageSchema.nullable(),
+    /** For `model_busy`: how long the model asked us to wait. */
+    retryAfterSeconds: z.number().int().positive().optional(),
   }),
 } as const
 export type ChatStreamEventName = keyof typeof chatStreamEventSchemas

@@ -1,0 +1,495 @@
+/**
+ * The assistant's streaming path, in one run:
+ *
+ * 1. Time to first token: a send through the BFF (`POST /api/assistant/conversations/:id/messages`:
+ *    session, moderation, quota hold, storing both messages, the model call, SSE) against the same
+ *    chat completion sent straight to the OpenAI stand-in, alternating, at an unlimited token
+ *    rate so only the path is measured. Goal: median overhead under 5 ms.
+ * 2. 200 concurrent answers streaming through the BFF (the stand-in paces each at 40 tokens/s, so
+ *    all of them are open at once). Goal: zero errors; the BFF process's peak RSS and CPU.
+ *
+ * Three processes, as in production: this one (the load), the OpenAI stand-in, and the BFF with
+ * its database and the Supabase stand-in (sign-up only). The database is PGlite in the BFF's
+ * process, as in `npm start`; `BENCH_DATABASE_URL` (an empty database on a PostgreSQL server)
+ * measures the BFF as it runs in production instead.
+ */
+import { spawn } from 'node:child_process'
+import type { ChildProcess } from 'node:child_process'
+import { rmSync } from 'node:fs'
+import path from 'node:path'
+import { createInterface } from 'node:readline'
+import type { Interface } from 'node:readline'
+import { fileURLToPath } from 'node:url'
+import { startBff } from '@tessera/bff/node'
+import { openDatabase, prepareDatabase } from '@tessera/emulators/postgres/open-database'
+import { startSupabaseEmulator } from '@tessera/emulators/supabase/node'
+import { signInBenchAccount } from './bench-account.ts'
+import { median, percentile, repoRoot, report } from './lib.ts'
+
+const HANDSHAKE = 'benchAssistant'
+const SAMPLE = 'benchSample'
+const pairs = Number(process.env.BENCH_TTFT_PAIRS ?? 100)
+const concurrent = Number(process.env.BENCH_STREAMS ?? 200)
+/**
+ * Accounts the answers are spread over, each within the free plan's month: one per path of the
+ * first-token rounds, the rest for the concurrent answers.
+ */
+const accounts = 10
+/** The concurrent answers start over this long, 100 a second: all open at once, not one burst. */
+const rampMs = 2000
+const streamTokensPerSecond = 40
+/** The stand-in's answers are about 160 tokens; a smaller cap lets more answers fit a free plan. */
+const maxAnswerTokens = 256
+
+interface Served {
+  bffUrl: string
+  /** A second BFF over the same database with moderation off: the BFF's own share of the path. */
+  unmoderatedUrl: string
+  openaiUrl: string
+  cookies: string[]
+}
+
+interface ResourceSample {
+  rssBytes: number
+  peakRssBytes: number
+  cpuUserMicros: number
+  cpuSystemMicros: number
+}
+
+/** Starts a Node process with this one's loader flags (tsx). */
+function spawnTsx(file: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+  return spawn(process.execPath, [...process.execArgv, file, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  })
+}
+
+/** The first stdout line of `child` that `match` accepts, parsed. */
+function lineOf<T>(lines: Interface, match: (line: string) => T | undefined): Promise<T> {
+  return new Promise((resolve) => {
+    const onLine = (line: string) => {
+      const value = match(line)
+      if (value === undefined) return
+      lines.off('line', onLine)
+      resolve(value)
+    }
+    lines.on('line', onLine)
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The BFF process.
+
+async function serve(): Promise<void> {
+  const openaiUrl = process.env.BENCH_OPENAI_URL ?? ''
+  const databaseUrl = process.env.BENCH_DATABASE_URL
+  const dataDir = path.join(repoRoot, '.tessera/bench-assistant')
+  rmSync(dataDir, { recursive: true, force: true })
+  const sql = await openDatabase(
+    databaseUrl === undefined ? { dataDir: path.join(dataDir, 'pglite') } : { url: databaseUrl },
+  )
+  await prepareDatabase(sql, { bootstrap: true })
+  const supabase = await startSupabaseEmulator({
+    db: sql,
+    port: 0,
+    mailboxPort: 0,
+    siteUrl: 'http://localhost',
+  })
+  const bffEnv = {
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    PUBLIC_ORIGIN: 'http://localhost',
+    SUPABASE_URL: supabase.url,
+    SUPABASE_ANON_KEY: supabase.anonKey,
+    SUPABASE_SERVICE_ROLE_KEY: supabase.serviceRoleKey,
+    OPENAI_BASE_URL: `${openaiUrl}/v1`,
+    OPENAI_API_KEY: 'sk-tessera-local',
+    // One load generator sends for a few accounts: the per-person limits are not measured here.
+    ASSISTANT_RATE_LIMIT: '1000000',
+    ASSISTANT_MAX_ANSWER_TOKENS: String(maxAnswerTokens),
+    EMAIL_SEND_RATE_LIMIT: '1000',
+  }
+  const bff = await startBff({ sql, env: bffEnv })
+  const unmoderated = await startBff({ sql, env: { ...bffEnv, ASSISTANT_MODERATION: 'false' } })
+  const cookies: string[] = []
+  for (let index = 0; index < accounts; index += 1) {
+    const account = await signInBenchAccount({ appUrl: bff.url, mailboxUrl: supabase.mailboxUrl })
+    if (account === null) throw new Error('the BFF offers no sign-up')
+    cookies.push(`${account.name}=${account.value}`)
+  }
+
+  let peak = 0
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss())
+  }, 10)
+  const served: Served = { bffUrl: bff.url, unmoderatedUrl: unmoderated.url, openaiUrl, cookies }
+  console.log(JSON.stringify({ [HANDSHAKE]: served }))
+  const commands = createInterface({ input: process.stdin })
+  commands.on('line', (line) => {
+    if (line !== 'sample') return
+    const rss = process.memoryUsage.rss()
+    const cpu = process.cpuUsage()
+    const sample: ResourceSample = {
+      rssBytes: rss,
+      peakRssBytes: Math.max(peak, rss),
+      cpuUserMicros: cpu.user,
+      cpuSystemMicros: cpu.system,
+    }
+    peak = rss
+    console.log(JSON.stringify({ [SAMPLE]: sample }))
+  })
+  commands.once('close', () => {
+    clearInterval(sampler)
+    void (async () => {
+      await bff.close()
+      await unmoderated.close()
+      await supabase.close()
+      await sql.close()
+      process.exit(0)
+    })()
+  })
+}
+
+// ---------------------------------------------------------------------------------------------
+// The load.
+
+interface StreamResult {
+  /** ms from sending to the first text of the answer; null when none came. */
+  firstTokenMs: number | null
+  totalMs: number
+  ok: boolean
+  failure?: string
+}
+
+/**
+ * Reads an SSE body; `isToken` picks the event that carries the answer's first text, `isEnd`
+ * the one that says it finished well.
+ */
+async function readStream(
+  started: number,
+  response: Response,
+  isToken: (event: string, data: string) => boolean,
+  isEnd: (event: string, data: string) => boolean,
+): Promise<StreamResult> {
+  if (!response.ok || response.body === null) {
+    return {
+      firstTokenMs: null,
+      totalMs: performance.now() - started,
+      ok: false,
+      failure: `HTTP ${response.status} ${await response.text()}`,
+    }
+  }
+  const decoder = new TextDecoder()
+  let buffer = ''
+  let firstTokenMs: number | null = null
+  let ended = false
+  let failure: string | undefined
+  for await (const chunk of response.body) {
+    buffer += decoder.decode(chunk, { stream: true })
+    let split = buffer.indexOf('\n\n')
+    while (split !== -1) {
+      const frame = buffer.slice(0, split)
+      buffer = buffer.slice(split + 2)
+      split = buffer.indexOf('\n\n')
+      let event = 'message'
+      let data = ''
+      for (const line of frame.split('\n')) {
+        if (line.startsWith('event: ')) event = line.slice(7)
+        else if (line.startsWith('data: ')) data += line.slice(6)
+      }
+      if (firstTokenMs === null && isToken(event, data)) firstTokenMs = performance.now() - started
+      if (isEnd(event, data)) ended = true
+      if (event === 'error') failure = data
+    }
+  }
+  return {
+    firstTokenMs,
+    totalMs: performance.now() - started,
+    ok: ended && failure === undefined,
+    ...(failure === undefined ? {} : { failure }),
+  }
+}
+
+/** The body the BFF sends for a question in a new conversation (its system prompt included). */
+function directBody(question: string) {
+  return JSON.stringify({
+    model: 'gpt-4o-mini',
+    messages: [
+      {
+        role: 'system',
+        content:
+          'You are the Tessera assistant. Answer clearly and concisely, in Markdown when it helps.',
+      },
+      { role: 'user', content: question },
+    ],
+    stream: true,
+    stream_options: { include_usage: true },
+    max_completion_tokens: maxAnswerTokens,
+  })
+}
+
+async function direct(openaiUrl: string, question: string): Promise<StreamResult> {
+  const started = performance.now()
+  const response = await fetch(`${openaiUrl}/v1/chat/completions`, {
+    method: 'POST',
+    headers: { authorization: 'Bearer sk-tessera-local', 'content-type': 'application/json' },
+    body: directBody(question),
+  })
+  return readStream(
+    started,
+    response,
+    (_event, data) => data.includes('"content":"') && !data.includes('"content":""'),
+    (_event, data) => data === '[DONE]',
+  )
+}
+
+function bffHeaders(bffUrl: string, cookie: string) {
+  return {
+    origin: bffUrl,
+    'x-tessera-csrf': '1',
+    'content-type': 'application/json',
+    cookie,
+  }
+}
+
+async function newConversation(bffUrl: string, cookie: string): Promise<string> {
+  const response = await fetch(`${bffUrl}/api/assistant/conversations`, {
+    method: 'POST',
+    headers: bffHeaders(bffUrl, cookie),
+    body: '{}',
+  })
+  if (response.status !== 201) throw new Error(`creating a conversation: ${response.status}`)
+  return ((await response.json()) as { conversation: { id: string } }).conversation.id
+}
+
+async function throughBff(
+  bffUrl: string,
+  cookie: string,
+  conversationId: string,
+  question: string,
+): Promise<StreamResult> {
+  const started = performance.now()
+  const response = await fetch(`${bffUrl}/api/assistant/conversations/${conversationId}/messages`, {
+    method: 'POST',
+    headers: bffHeaders(bffUrl, cookie),
+    body: JSON.stringify({ content: question }),
+  })
+  return readStream(
+    started,
+    response,
+    (event) => event === 'delta',
+    (event) => event === 'done',
+  )
+}
+
+async function main(): Promise<void> {
+  const openai = spawnTsx(
+    fileURLToPath(new URL('../../emulators/src/openai/node.ts', import.meta.url)),
+    [],
+    {
+      OPENAI_EMULATOR_PORT: '0',
+      // As fast as the connection takes tokens: time to first token is then the path alone.
+      OPENAI_EMULATOR_TOKENS_PER_SECOND: '1000000',
+      LOG_LEVEL: 'info',
+    },
+  )
+  const openaiLines = createInterface({ input: openai.stdout! })
+  // Its log lines are JSON; the one saying it is ready carries the url.
+  const openaiUrl = await lineOf(openaiLines, (line) =>
+    line.startsWith('{"') ? (JSON.parse(line) as { url?: string }).url : undefined,
+  )
+  const bff = spawnTsx(fileURLToPath(import.meta.url), ['--serve'], { BENCH_OPENAI_URL: openaiUrl })
+  const lines = createInterface({ input: bff.stdout! })
+  const served = await lineOf(lines, (line) =>
+    line.startsWith(`{"${HANDSHAKE}":`)
+      ? (JSON.parse(line) as Record<string, Served>)[HANDSHAKE]
+      : undefined,
+  )
+  const sample = async (): Promise<ResourceSample> => {
+    const next = lineOf(lines, (line) =>
+      line.startsWith(`{"${SAMPLE}":`)
+        ? (JSON.parse(line) as Record<string, ResourceSample>)[SAMPLE]
+        : undefined,
+    )
+    bff.stdin!.write('sample\n')
+    return next
+  }
+
+  try {
+    const [ttftCookie, unmoderatedCookie, ...streamCookies] = served.cookies
+    if (ttftCookie === undefined || unmoderatedCookie === undefined)
+      throw new Error('no benchmark account')
+
+    // 1. Time to first token, the three paths in turn (rotating which goes first); the first
+    // rounds warm everything up.
+    const warmUp = 10
+    const rounds = pairs + warmUp
+    const conversations = await Promise.all(
+      Array.from({ length: rounds }, async () => ({
+        moderated: await newConversation(served.bffUrl, ttftCookie),
+        unmoderated: await newConversation(served.unmoderatedUrl, unmoderatedCookie),
+      })),
+    )
+    const directMs: number[] = []
+    const bffMs: number[] = []
+    const unmoderatedMs: number[] = []
+    let ttftErrors = 0
+    for (const [index, ids] of conversations.entries()) {
+      const question = `Question ${index}: how do tides work?`
+      const paths = [
+        () => direct(served.openaiUrl, question),
+        () => throughBff(served.bffUrl, ttftCookie, ids.moderated, question),
+        () => throughBff(served.unmoderatedUrl, unmoderatedCookie, ids.unmoderated, question),
+      ]
+      const results: StreamResult[] = []
+      for (let step = 0; step < paths.length; step += 1) {
+        const which = (index + step) % paths.length
+        results[which] = await paths[which]!()
+      }
+      const [straight, through, bare] = results
+      if (!straight?.ok || !through?.ok || !bare?.ok) {
+        ttftErrors += 1
+        console.error(straight?.failure ?? through?.failure ?? bare?.failure)
+        continue
+      }
+      if (index < warmUp) continue
+      if (
+        straight.firstTokenMs === null ||
+        through.firstTokenMs === null ||
+        bare.firstTokenMs === null
+      )
+        continue
+      directMs.push(straight.firstTokenMs)
+      bffMs.push(through.firstTokenMs)
+      unmoderatedMs.push(bare.firstTokenMs)
+    }
+    const overheads = bffMs.map((ms, index) => ms - (directMs[index] ?? 0))
+    const ownOverheads = unmoderatedMs.map((ms, index) => ms - (directMs[index] ?? 0))
+
+    // 2. Concurrent answers, paced by the stand-in.
+    const armed = await fetch(`${served.openaiUrl}/_emulator/faults`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 'slow',
+        tokensPerSecond: streamTokensPerSecond,
+        count: concurrent,
+        match: 'Concurrent',
+      }),
+    })
+    if (!armed.ok) throw new Error(`arming the slow fault: ${armed.status}`)
+    const targets = await Promise.all(
+      Array.from({ length: concurrent }, async (_, index) => {
+        const cookie = streamCookies[index % streamCookies.length]!
+        return { cookie, id: await newConversation(served.bffUrl, cookie) }
+      }),
+    )
+    const before = await sample()
+    const started = performance.now()
+    let open = 0
+    let peakOpen = 0
+    const results = await Promise.all(
+      targets.map(async ({ cookie, id }, index): Promise<StreamResult> => {
+        await new Promise((resolve) => setTimeout(resolve, (index * rampMs) / concurrent))
+        open += 1
+        peakOpen = Math.max(peakOpen, open)
+        const question = `Concurrent question ${index}: why is the sky blue?`
+        try {
+          return await throughBff(served.bffUrl, cookie, id, question)
+        } catch (error) {
+          return {
+            firstTokenMs: null,
+            totalMs: performance.now() - started,
+            ok: false,
+            failure: String(error),
+          }
+        } finally {
+          open -= 1
+        }
+      }),
+    )
+    const wallMs = performance.now() - started
+    const after = await sample()
+    const failures = results.filter((result) => !result.ok)
+    for (const failure of failures.slice(0, 5)) console.error(failure.failure)
+    const cpuMs =
+      (after.cpuUserMicros +
+        after.cpuSystemMicros -
+        before.cpuUserMicros -
+        before.cpuSystemMicros) /
+      1000
+    const firstTokens = results.flatMap((result) =>
+      result.firstTokenMs === null ? [] : [result.firstTokenMs],
+    )
+    const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`
+    const ms = (value: number) => `${value.toFixed(1)} ms`
+
+    const database = process.env.BENCH_DATABASE_URL === undefined ? 'PGlite' : 'PostgreSQL'
+    report(
+      process.env.BENCH_DATABASE_URL === undefined ? 'assistant' : 'assistant-postgres',
+      [`measure (database: ${database})`, 'result', 'goal'],
+      [
+        [
+          `time to first token, straight to the stand-in (median of ${directMs.length})`,
+          ms(median(directMs)),
+          '',
+        ],
+        ['time to first token, through the BFF (median)', ms(median(bffMs)), ''],
+        [
+          'BFF overhead (median of the paired differences; p95)',
+          `${ms(median(overheads))}; ${ms(percentile(overheads, 95))}`,
+          median(overheads) < 5 ? '< 5 ms: met' : '< 5 ms: missed',
+        ],
+        [
+          'of which the BFF itself (moderation off: median; p95)',
+          `${ms(median(ownOverheads))}; ${ms(percentile(ownOverheads, 95))}`,
+          '',
+        ],
+        [
+          `${concurrent} answers through the BFF, started over ${rampMs / 1000} s (${streamTokensPerSecond} tokens/s each)`,
+          `${peakOpen} open at once; ${results.length - failures.length} complete, ${failures.length} errors, ${(wallMs / 1000).toFixed(1)} s`,
+          failures.length === 0 ? 'zero errors: met' : 'zero errors: missed',
+        ],
+        [
+          'time to first token under that load (median; p95)',
+          `${ms(median(firstTokens))}; ${ms(percentile(firstTokens, 95))}`,
+          '',
+        ],
+        [
+          'BFF process RSS: idle before → peak during',
+          `${mb(before.rssBytes)} → ${mb(after.peakRssBytes)}`,
+          '',
+        ],
+        [
+          'BFF process CPU during the concurrent answers',
+          `${(cpuMs / 1000).toFixed(1)} s (${((cpuMs / wallMs) * 100).toFixed(0)} % of one core)`,
+          '',
+        ],
+      ],
+      {
+        pairs: directMs.length,
+        ttftErrors,
+        directMs,
+        bffMs,
+        unmoderatedMs,
+        concurrent,
+        streamTokensPerSecond,
+        wallMs,
+        peakOpen,
+        rampMs,
+        failures: failures.map((failure) => failure.failure),
+        before,
+        after,
+        cpuMs,
+      },
+    )
+    if (ttftErrors > 0) process.exitCode = 1
+  } finally {
+    bff.stdin!.end()
+    await new Promise((resolve) => bff.once('exit', resolve))
+    openai.kill('SIGTERM')
+  }
+}
+
+if (process.argv.includes('--serve')) await serve()
+else await main()

@@ -1,0 +1,361 @@
+import { ApiError, assistantModels, errorCatalogue, errorCodes } from '@tessera/contracts'
+import type { AssistantModel, ChatMessage, Conversation, ErrorCode } from '@tessera/contracts'
+import type { Sql } from '@tessera/emulators/postgres/sql'
+import { sql as raw } from 'kysely'
+import { jsonArrayFrom } from 'kysely/helpers/postgres'
+import { execute, queries } from '../../db/query.ts'
+import type { AssistantConversationRow, AssistantMessageRow } from '../../db/schema.ts'
+import { withUser } from '../../db/with-user.ts'
+import type { UserClaims } from '../../db/with-user.ts'
+import type { PromptMessage } from './estimate.ts'
+
+/** What a conversation is called until its first message (or its user) names it. */
+export const UNTITLED = 'New conversation'
+/** How long a title made from a first message can be. */
+const DERIVED_TITLE_LENGTH = 60
+/** The most messages one conversation lists (the newest, oldest first). */
+const MESSAGE_LIST_LIMIT = 1000
+
+/** A conversation as stored: no title until one is given. */
+export type StoredConversation = Omit<Conversation, 'title'> & { title: string | null }
+
+export interface ConversationCursor {
+  /** updated_at to the microsecond, as Postgres prints it in UTC. */
+  at: string
+  id: string
+}
+
+export interface AnswerUsage {
+  promptTokens: number
+  completionTokens: number
+  estimated: boolean
+}
+
+export interface FinishedAnswer {
+  content: string
+  status: 'complete' | 'partial' | 'failed'
+  usage: AnswerUsage | null
+  errorCode: ErrorCode | null
+}
+
+export interface AssistantStore {
+  createConversation(claims: UserClaims, title: string | null): Promise<Conversation>
+  listConversations(
+    claims: UserClaims,
+    page: { limit: number; cursor: ConversationCursor | null },
+  ): Promise<{ conversations: Conversation[]; next: ConversationCursor | null }>
+  renameConversation(claims: UserClaims, id: string, title: string): Promise<Conversation | null>
+  deleteConversation(claims: UserClaims, id: string): Promise<boolean>
+  listMessages(
+    claims: UserClaims,
+    id: string,
+  ): Promise<{ conversation: Conversation; messages: ChatMessage[] } | null>
+  /**
+   * The conversation (its title null when untitled) and its latest messages for the model,
+   * within the bounds.
+   */
+  loadForSend(
+    claims: UserClaims,
+    id: string,
+    bounds: { messages: number; chars: number },
+  ): Promise<{ conversation: StoredConversation; history: PromptMessage[] } | null>
+  /**
+   * Stores the user's message and the answer's placeholder (`streaming`) as given, names an
+   * untitled conversation `title` and moves it to the top of the list; `not_found` when the
+   * conversation is gone.
+   */
+  beginSend(
+    claims: UserClaims,
+    input: { conversationId: string; title: string; user: ChatMessage; assistant: ChatMessage },
+  ): Promise<void>
+  /** Stores how an answer ended; null when its conversation was deleted meanwhile. */
+  finishAnswer(
+    claims: UserClaims,
+    messageId: string,
+    answer: FinishedAnswer,
+  ): Promise<ChatMessage | null>
+}
+
+const cursorAt = raw<string>`to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+
+export function conversationOf(row: Omit<AssistantConversationRow, 'user_id'>): Conversation {
+  return {
+    id: row.id,
+    title: row.title ?? UNTITLED,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  }
+}
+
+const knownModels: ReadonlySet<string> = new Set(assistantModels)
+const knownCodes: ReadonlySet<string> = new Set(errorCodes)
+
+type MessageColumns = Omit<
+  AssistantMessageRow,
+  'seq' | 'user_id' | 'conversation_id' | 'updated_at'
+>
+
+export function chatMessageOf(row: MessageColumns): ChatMessage {
+  const usage =
+    row.prompt_tokens === null || row.completion_tokens === null
+      ? null
+      : {
+          promptTokens: row.prompt_tokens,
+          completionTokens: row.completion_tokens,
+          totalTokens: row.prompt_tokens + row.completion_tokens,
+          estimated: row.usage_estimated === true,
+        }
+  // Codes and models come from this BFF; one a newer version wrote reads as the nearest we know.
+  const code =
+    row.error_code === null
+      ? null
+      : knownCodes.has(row.error_code)
+        ? (row.error_code as ErrorCode)
+        : 'internal'
+  return {
+    id: row.id,
+    role: row.role,
+    content: row.content,
+    status: row.status,
+    model: row.model !== null && knownModels.has(row.model) ? (row.model as AssistantModel) : null,
+    usage,
+    error: code === null ? null : { code, message: errorCatalogue[code].message },
+    createdAt: row.created_at.toISOString(),
+  }
+}
+
+/** A title from a first message: its first line, whitespace tidied, cut at a word. */
+export function titleFrom(content: string): string {
+  const line =
+    content
+      .split('\n')
+      .map((text) => text.replace(/\s+/g, ' ').trim())
+      .find((text) => text !== '') ?? ''
+  if (line === '') return UNTITLED
+  const chars = [...line]
+  if (chars.length <= DERIVED_TITLE_LENGTH) return line
+  const cut = chars.slice(0, DERIVED_TITLE_LENGTH - 1).join('')
+  const space = cut.lastIndexOf(' ')
+  return `${(space > DERIVED_TITLE_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
+}
+
+const messageColumns = [
+  'id',
+  'role',
+  'content',
+  'status',
+  'model',
+  'prompt_tokens',
+  'completion_tokens',
+  'usage_estimated',
+  'error_code',
+  'created_at',
+] as const
+
+const conversationColumns = ['id', 'title', 'created_at', 'updated_at'] as const
+
+/** Conversations and messages, read and written as the user (`withUser`): RLS decides. */
+export function createAssistantStore(sql: Sql): AssistantStore {
+  const selectConversation = (claims: UserClaims, id: string) =>
+    queries
+      .selectFrom('assistant_conversations')
+      .select(conversationColumns)
+      .where('id', '=', id)
+      .where('user_id', '=', claims.sub)
+
+  return {
+    createConversation: (claims, title) =>
+      withUser(sql, claims, async (tx) => {
+        const { rows } = await execute(
+          queries
+            .insertInto('assistant_conversations')
+            .values({ user_id: claims.sub, title })
+            .returning(conversationColumns),
+          tx,
+        )
+        const row = rows[0]
+        if (row === undefined) throw new Error('The conversation was not created.')
+        return conversationOf(row)
+      }),
+
+    listConversations: (claims, page) =>
+      withUser(sql, claims, async (tx) => {
+        const { cursor } = page
+        const { rows } = await execute(
+          queries
+            .selectFrom('assistant_conversations')
+            .select([...conversationColumns, cursorAt.as('cursor_at')])
+            .where('user_id', '=', claims.sub)
+            .$if(cursor !== null, (query) =>
+              query.where(
+                // Sent as text: postgres.js would turn a timestamptz parameter into a Date and
+                // lose the microseconds the cursor keeps.
+                raw<boolean>`(updated_at, id) < (${cursor?.at}::text::timestamptz, ${cursor?.id}::uuid)`,
+              ),
+            )
+            .orderBy('updated_at', 'desc')
+            .orderBy('id', 'desc')
+            .limit(page.limit + 1),
+          tx,
+        )
+        const shown = rows.slice(0, page.limit)
+        const last = shown[shown.length - 1]
+        return {
+          conversations: shown.map(conversationOf),
+          next:
+            rows.length > page.limit && last !== undefined
+              ? { at: last.cursor_at, id: last.id }
+              : null,
+        }
+      }),
+
+    renameConversation: (claims, id, title) =>
+      withUser(sql, claims, async (tx) => {
+        const { rows } = await execute(
+          queries
+            .updateTable('assistant_conversations')
+            .set({ title })
+            .where('id', '=', id)
+            .where('user_id', '=', claims.sub)
+            .returning(conversationColumns),
+          tx,
+        )
+        const row = rows[0]
+        return row === undefined ? null : conversationOf(row)
+      }),
+
+    deleteConversation: (claims, id) =>
+      withUser(sql, claims, async (tx) => {
+        const { rowCount } = await execute(
+          queries
+            .deleteFrom('assistant_conversations')
+            .where('id', '=', id)
+            .where('user_id', '=', claims.sub),
+          tx,
+        )
+        return rowCount > 0
+      }),
+
+    listMessages: (claims, id) =>
+      withUser(sql, claims, async (tx) => {
+        const conversation = (await execute(selectConversation(claims, id), tx)).rows[0]
+        if (conversation === undefined) return null
+        const { rows } = await execute(
+          queries
+            .selectFrom('assistant_messages')
+            .select(messageColumns)
+            .where('conversation_id', '=', id)
+            .orderBy('seq', 'desc')
+            .limit(MESSAGE_LIST_LIMIT),
+          tx,
+        )
+        return {
+          conversation: conversationOf(conversation),
+          messages: rows.reverse().map(chatMessageOf),
+        }
+      }),
+
+    loadForSend: (claims, id, bounds) =>
+      withUser(sql, claims, async (tx) => {
+        // One statement: this runs before every answer, and each round trip is waited for.
+        const { rows } = await execute(
+          queries
+            .selectFrom('assistant_conversations as conversation')
+            .select((eb) => [
+              'conversation.id',
+              'conversation.title',
+              'conversation.created_at',
+              'conversation.updated_at',
+              // What the model may see again: the user's messages and answers that brought text
+              // (an answer still streaming, or one that failed, has none to give).
+              jsonArrayFrom(
+                eb
+                  .selectFrom('assistant_messages as message')
+                  .select(['message.role', 'message.content'])
+                  .whereRef('message.conversation_id', '=', 'conversation.id')
+                  .where((inner) =>
+                    inner.or([
+                      inner('message.role', '=', 'user'),
+                      inner.and([
+                        inner('message.status', 'in', ['complete', 'partial']),
+                        inner('message.content', '<>', ''),
+                      ]),
+                    ]),
+                  )
+                  .orderBy('message.seq', 'desc')
+                  .limit(bounds.messages),
+              ).as('history'),
+            ])
+            .where('conversation.id', '=', id)
+            .where('conversation.user_id', '=', claims.sub),
+          tx,
+        )
+        const row = rows[0]
+        if (row === undefined) return null
+        const history: PromptMessage[] = []
+        let chars = 0
+        for (const message of row.history) {
+          chars += message.content.length
+          if (chars > bounds.chars) break
+          history.push({ role: message.role, content: message.content })
+        }
+        return {
+          conversation: { ...conversationOf(row), title: row.title },
+          history: history.reverse(),
+        }
+      }),
+
+    beginSend: (claims, input) =>
+      withUser(sql, claims, async (tx) => {
+        const { rowCount } = await execute(
+          queries
+            .updateTable('assistant_conversations')
+            .set((eb) => ({
+              title: eb.fn.coalesce('title', eb.val(input.title)),
+              updated_at: raw<Date>`now()`,
+            }))
+            .where('id', '=', input.conversationId)
+            .where('user_id', '=', claims.sub),
+          tx,
+        )
+        // Deleted (in another tab) since the send began.
+        if (rowCount === 0) throw new ApiError('not_found')
+        const row = (message: ChatMessage) => ({
+          id: message.id,
+          conversation_id: input.conversationId,
+          user_id: claims.sub,
+          role: message.role,
+          content: message.content,
+          status: message.status,
+          model: message.model,
+          created_at: new Date(message.createdAt),
+        })
+        await execute(
+          queries.insertInto('assistant_messages').values([row(input.user), row(input.assistant)]),
+          tx,
+        )
+      }),
+
+    finishAnswer: (claims, messageId, answer) =>
+      withUser(sql, claims, async (tx) => {
+        const { rows } = await execute(
+          queries
+            .updateTable('assistant_messages')
+            .set({
+              content: answer.content,
+              status: answer.status,
+              prompt_tokens: answer.usage?.promptTokens ?? null,
+              completion_tokens: answer.usage?.completionTokens ?? null,
+              usage_estimated: answer.usage === null ? null : answer.usage.estimated,
+              error_code: answer.errorCode,
+            })
+            .where('id', '=', messageId)
+            .where('user_id', '=', claims.sub)
+            .returning(messageColumns),
+          tx,
+        )
+        const row = rows[0]
+        return row === undefined ? null : chatMessageOf(row)
+      }),
+  }
+}
