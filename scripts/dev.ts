@@ -8,7 +8,8 @@ import { watch } from 'node:fs'
 import path from 'node:path'
 import { buildWhatIsNeeded } from './lib/build.ts'
 import { hostDir, remoteDir, remoteNames, repoRoot } from './lib/paths.ts'
-import { publishLocal } from './lib/publish-local.ts'
+import { readLocalTokens } from './deploy/local-tokens.ts'
+import { publishLocalBuilds } from './lib/publish-local.ts'
 import { readStackConfig } from './lib/stack-config.ts'
 
 const config = readStackConfig()
@@ -46,25 +47,35 @@ start(
   hostDir,
 )
 
-// Re-publish the remotes shortly after a watcher writes a descriptor (the last file of a build).
-let timer: NodeJS.Timeout | undefined
+// Publish a remote again shortly after its watcher writes a descriptor (the last file of a
+// build): through the deploy API, as a new version when the bytes changed, then promoted.
+const timers = new Map<string, NodeJS.Timeout>()
 for (const name of remoteNames) {
   watch(remoteDir(name), { recursive: true }, (_event, file) => {
     if (file !== path.join('dist', 'tessera-remote.json')) return
-    clearTimeout(timer)
-    timer = setTimeout(() => {
-      try {
-        publishLocal({
-          cdnRoot: path.join(dataDir, 'cdn'),
-          cdnUrl,
-          registryFile: path.join(dataDir, 'registry.json'),
-        })
-        console.log(`republished remotes after a change in ${name}`)
-      } catch (error) {
-        // Another remote may be mid-build; its own descriptor write publishes again.
-        console.warn(`not republished yet: ${(error as Error).message}`)
-      }
-    }, 400)
+    clearTimeout(timers.get(name))
+    timers.set(
+      name,
+      setTimeout(() => {
+        readLocalTokens(dataDir)
+          .then((tokens) =>
+            publishLocalBuilds({
+              apiUrl: `http://127.0.0.1:${config.PORT}`,
+              cdnRoot: path.join(dataDir, 'cdn'),
+              cdnUrl,
+              tokens,
+              remotes: [name],
+              log: (line) => console.log(line),
+            }),
+          )
+          .then(
+            () => console.log(`published ${name} after a change`),
+            // The BFF may be restarting (tsx watch); the next build publishes again.
+            (error: unknown) =>
+              console.warn(`${name} not published yet: ${(error as Error).message}`),
+          )
+      }, 400),
+    )
   })
 }
 

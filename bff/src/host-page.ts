@@ -36,7 +36,9 @@ export function hostAssets(options: { assets?: HostAssets }): MiddlewareHandler<
 
 /**
  * The host page for a client route (a browser asking for HTML outside /api), with the CSP that
- * lets it load the current remotes. Null when this request is not one, or the host is not built.
+ * lets it load this viewer's remotes: the origins of their snapshot (canaries they may be served,
+ * fallbacks, this browser's overrides), so no other origin can run code in the page. Null when
+ * this request is not one, or the host is not built.
  */
 export async function hostPage(
   c: Context<AppEnv>,
@@ -47,5 +49,10 @@ export async function hostPage(
   const html = await deps.assets.indexHtml()
   if (html === null) return null
   const csp = buildHostCsp(remoteOrigins(await deps.readSnapshot()))
-  return c.html(html, 200, { 'Content-Security-Policy': csp, 'Cache-Control': 'no-cache' })
+  return c.html(html, 200, {
+    'Content-Security-Policy': csp,
+    'Cache-Control': 'no-cache',
+    // The policy depends on the viewer's cookies (overrides, canary share): never share one copy.
+    Vary: 'Cookie',
+  })
 }

@@ -13,6 +13,14 @@ export const basePathSchema = z
   .string()
   .regex(/^\/[a-z0-9-]+$/, 'must be one path segment like /billing')
 
+/**
+ * Pages of a remote that visitors may open without signing in, as paths under its base path
+ * (`/plans` for `/billing/plans`, `/` for the base path itself). Every other page needs a session.
+ */
+export const publicPathsSchema = z
+  .array(z.string().regex(/^\/[a-z0-9/-]*$/, 'must be a path like /plans'))
+  .max(20)
+
 export const navSchema = z.object({
   label: z.string().min(1).max(40),
   order: z.number().int(),
@@ -32,6 +40,8 @@ export const remoteDescriptorSchema = z.object({
   basePath: basePathSchema,
   nav: navSchema.nullable(),
   slots: z.array(z.enum(slotNames)),
+  /** Pages visitors may open signed out; optional (absent: every page needs a session). */
+  publicPaths: publicPathsSchema.optional(),
   /** Path of the federation entry relative to the descriptor. */
   entry: z.string().min(1),
   /** Versions of the shared singletons the build was made against. */

@@ -1,6 +1,16 @@
 import { z } from 'zod'
-import { basePathSchema, navSchema, remoteNameSchema, semverSchema } from './descriptor.ts'
+import {
+  basePathSchema,
+  navSchema,
+  publicPathsSchema,
+  remoteNameSchema,
+  semverSchema,
+} from './descriptor.ts'
 import { slotNames } from './plugin.ts'
+
+/** The channels a snapshot entry can come from (see `deployChannels` in deploy.ts). */
+export const snapshotChannels = ['stable', 'canary'] as const
+export type SnapshotChannel = (typeof snapshotChannels)[number]
 
 export const remoteVersionRefSchema = z.object({
   version: semverSchema,
@@ -16,6 +26,8 @@ export const snapshotRemoteSchema = z.object({
   basePath: basePathSchema,
   nav: navSchema.nullable(),
   slots: z.array(z.enum(slotNames)),
+  /** Pages visitors may open without signing in (the descriptor's `publicPaths`). */
+  publicPaths: publicPathsSchema.optional(),
   /** The last version known good, for the host's fallback when this one fails to load. */
   previous: remoteVersionRefSchema.nullable(),
   /**
@@ -23,6 +35,17 @@ export const snapshotRemoteSchema = z.object({
    * the host can request them together with `entryUrl`. Optional: a hint, never required to load.
    */
   preload: z.array(z.url()).max(100).optional(),
+  /**
+   * Which channel this user is served from: `stable`, or `canary` for the sticky share of users
+   * a canary is rolled out to (then `previous` is the stable version). Optional: a registry
+   * without channels (or an older BFF) leaves it out.
+   */
+  channel: z.enum(snapshotChannels).optional(),
+  /**
+   * Set when this browser overrides the remote (a dev server or a preview build, where the BFF's
+   * config allows it): `entryUrl` is the override's, and the host shows a banner with a way out.
+   */
+  override: z.object({ label: z.string().min(1).max(40) }).optional(),
 })
 export type SnapshotRemote = z.infer<typeof snapshotRemoteSchema>
 

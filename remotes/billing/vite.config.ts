@@ -5,5 +5,7 @@ export default defineRemoteConfig({
   basePath: '/billing',
   nav: { label: 'Billing', order: 20 },
   slots: ['header.end'],
+  // The pricing page is for everyone: visitors compare plans before they sign up.
+  publicPaths: ['/plans'],
   root: new URL('.', import.meta.url),
 })

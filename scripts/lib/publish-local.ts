@@ -1,45 +1,56 @@
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
-import { DESCRIPTOR_FILE, remoteDescriptorSchema, type SnapshotRemote } from '@tessera/contracts'
-import { remoteDir, remoteNames } from './paths.ts'
+import type { ChannelChange } from '@tessera/contracts'
+import { createDeployApi } from '../deploy/deploy-api.ts'
+import { describeChange } from '../deploy/operations.ts'
+import { publishBuild } from '../deploy/publish-build.ts'
+import { remoteDir, remoteNames, type RemoteName } from './paths.ts'
+import { createDirectoryDriver } from './storage/directory-driver.ts'
+
+export interface LocalPublishResult {
+  remote: RemoteName
+  version: string
+  stable: ChannelChange
+}
 
 /**
- * Copies each remote's build to `<cdnRoot>/<name>/<version>/` and writes the registry file the
- * BFF serves as `GET /api/remotes`. This is the local stand-in for publishing (issue 6 replaces it).
+ * The local stack's publish: each remote's local build (`remotes/<name>/dist`) goes through the
+ * same path as `npm run publish` — uploaded to the folder the cdn stand-in serves, registered with
+ * that remote's deploy token — and is promoted to stable. A canary left running by an earlier run
+ * is stopped, so a stack always starts from the local builds. A rebuild after a code change that
+ * kept the version is published as `<version>-local.<digest>`: published versions never change.
  */
-export function publishLocal(options: {
+export async function publishLocalBuilds(options: {
+  /** The BFF's URL. */
+  apiUrl: string
+  /** The folder the cdn serves, and the URL it serves it at. */
   cdnRoot: string
   cdnUrl: string
-  registryFile: string
-}): SnapshotRemote[] {
-  const entries: SnapshotRemote[] = []
-  for (const name of remoteNames) {
-    const dist = path.join(remoteDir(name), 'dist')
-    const descriptor = remoteDescriptorSchema.parse(
-      JSON.parse(readFileSync(path.join(dist, DESCRIPTOR_FILE), 'utf8')),
-    )
-    const target = path.join(options.cdnRoot, descriptor.name, descriptor.version)
-    // A local rebuild of the same version replaces the old copy; real publishing refuses that.
-    if (existsSync(target)) rmSync(target, { recursive: true })
-    mkdirSync(path.dirname(target), { recursive: true })
-    cpSync(dist, target, { recursive: true })
-    const base = `${options.cdnUrl}/${descriptor.name}/${descriptor.version}`
-    entries.push({
-      name: descriptor.name,
-      version: descriptor.version,
-      entryUrl: `${base}/${descriptor.entry}`,
-      contract: descriptor.contract,
-      basePath: descriptor.basePath,
-      nav: descriptor.nav,
-      slots: descriptor.slots,
-      previous: null,
-      // The host requests these together with the entry (descriptor paths are relative to it).
-      ...(descriptor.preload
-        ? { preload: descriptor.preload.map((file) => `${base}/${file}`) }
-        : {}),
+  /** Each remote's deploy token (see scripts/deploy/local-tokens.ts). */
+  tokens: Readonly<Record<string, string>>
+  remotes?: readonly RemoteName[]
+  log?: (line: string) => void
+}): Promise<LocalPublishResult[]> {
+  const log = options.log ?? (() => undefined)
+  const storage = createDirectoryDriver({ root: options.cdnRoot, baseUrl: options.cdnUrl })
+  const results: LocalPublishResult[] = []
+  for (const remote of options.remotes ?? remoteNames) {
+    const token = options.tokens[remote]
+    if (token === undefined) throw new Error(`The local stack has no deploy token for ${remote}.`)
+    const api = createDeployApi({ apiUrl: options.apiUrl, token })
+    const published = await publishBuild({
+      dist: path.join(remoteDir(remote), 'dist'),
+      storage,
+      api,
+      suffixWhenTaken: true,
     })
+    const version = published.result.version
+    const stable = await api.promote(remote, version)
+    if (stable.changed) log(describeChange(stable))
+    const { canary } = await api.state(remote)
+    if (canary.version !== null) {
+      log(describeChange(await api.stopCanary(remote, canary.revision)))
+    }
+    results.push({ remote, version, stable })
   }
-  mkdirSync(path.dirname(options.registryFile), { recursive: true })
-  writeFileSync(options.registryFile, JSON.stringify({ remotes: entries }, null, 2) + '\n')
-  return entries
+  return results
 }

@@ -17,7 +17,10 @@ describe('GET /api/remotes', () => {
     const { app } = createTestApp({ registry: { remotes: [auth, billing] } })
     expect(await snapshot(app)).toEqual({
       generatedAt: '2026-01-01T00:00:00.000Z',
-      remotes: [auth, billing],
+      remotes: [
+        { ...auth, channel: 'stable' },
+        { ...billing, channel: 'stable' },
+      ],
       diagnostics: [],
     })
   })
@@ -57,14 +60,12 @@ describe('GET /api/remotes', () => {
     expect(body.diagnostics.map((diagnostic) => diagnostic.remote)).toEqual(['billing', 'pay'])
   })
 
-  it('answers an empty snapshot with one diagnostic when the registry file is missing', async () => {
+  it('answers an empty snapshot with one diagnostic when the registry cannot be read', async () => {
     const { app } = createTestApp({
       deps: {
         registry: {
           read: async () => {
-            throw new RegistryReadError(
-              'There is no registry file (registry.json) yet, so no remote is served.',
-            )
+            throw new RegistryReadError('The registry is not reachable, so no remote is served.')
           },
         },
       },
@@ -72,7 +73,7 @@ describe('GET /api/remotes', () => {
     const body = await snapshot(app)
     expect(body.remotes).toEqual([])
     expect(body.diagnostics).toEqual([
-      { remote: null, message: expect.stringContaining('no registry file') as string },
+      { remote: null, message: expect.stringContaining('not reachable') as string },
     ])
   })
 

@@ -1,4 +1,5 @@
 import { remoteErrorReportSchema } from '@tessera/contracts'
+import type { RemoteErrorReport } from '@tessera/contracts'
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import type { AppEnv } from '../app-env.ts'
@@ -18,6 +19,11 @@ export interface TelemetryDeps {
   /** Reports per client per minute. */
   ratePerMinute: number
   clientKey?: (c: Context) => string | undefined
+  /**
+   * Told of every accepted report after it is recorded (the canary guard). Its failures are
+   * logged, never turned into the reporter's problem.
+   */
+  onReport?: (report: RemoteErrorReport, c: Context<AppEnv>) => Promise<void>
 }
 
 /** Failures the host reports while loading or running remotes (CSRF is checked for all /api). */
@@ -33,11 +39,18 @@ export function telemetryRoutes(deps: TelemetryDeps) {
     bodySize({ maxBytes: deps.bodyLimitBytes }),
     requireJson(),
     jsonBody(remoteErrorReportSchema),
-    (c) => {
+    async (c) => {
       const report = c.req.valid('json')
       const requestId = c.get('requestId')
       deps.logger.warn('remote error reported', { ...report, requestId })
       deps.store.record({ ...report, at: new Date(deps.clock.now()).toISOString(), requestId })
+      if (deps.onReport !== undefined) {
+        try {
+          await deps.onReport(report, c)
+        } catch (error) {
+          deps.logger.error('remote error report follow-up failed', { error, requestId })
+        }
+      }
       return c.json({ accepted: true as const }, 202)
     },
   )

@@ -13,7 +13,10 @@ describe('buildSnapshot', () => {
     const snapshot = buildSnapshot({ remotes: [auth, billing] }, at)
     expect(registrySnapshotSchema.parse(snapshot)).toEqual({
       generatedAt: at,
-      remotes: [auth, billing],
+      remotes: [
+        { ...auth, channel: 'stable' },
+        { ...billing, channel: 'stable' },
+      ],
       diagnostics: [],
     })
   })
@@ -47,11 +50,59 @@ describe('buildSnapshot', () => {
     const sameName = remoteEntry({ name: 'billing', version: '9.9.9', basePath: '/pay' })
     const samePath = remoteEntry({ name: 'payments', basePath: '/billing' })
     const snapshot = buildSnapshot({ remotes: [first, sameName, samePath] }, at)
-    expect(snapshot.remotes).toEqual([first])
+    expect(snapshot.remotes).toEqual([{ ...first, channel: 'stable' }])
     expect(snapshot.diagnostics).toEqual([
       { remote: 'billing', message: expect.stringContaining('same name') as string },
       { remote: 'payments', message: expect.stringContaining('/billing') as string },
     ])
+  })
+
+  it('serves a remote’s canary to the viewers it picks, with stable as their previous version', () => {
+    const stable = remoteEntry({ name: 'billing', version: '1.0.0' })
+    const canary = remoteEntry({
+      name: 'billing',
+      version: '1.1.0',
+      entryUrl: 'https://cdn.example.com/billing/1.1.0/assets/remoteEntry.js',
+    })
+    const content = { remotes: [{ ...stable, canary: { percentage: 30, remote: canary } }] }
+    const picked: [string, number][] = []
+    const inCanary = buildSnapshot(content, at, (remote, percentage) => {
+      picked.push([remote, percentage])
+      return true
+    })
+    expect(picked).toEqual([['billing', 30]])
+    expect(inCanary.remotes).toEqual([
+      {
+        ...canary,
+        channel: 'canary',
+        previous: { version: '1.0.0', entryUrl: stable.entryUrl },
+      },
+    ])
+    const outside = buildSnapshot(content, at, () => false)
+    expect(outside.remotes).toEqual([{ ...stable, channel: 'stable' }])
+    expect(buildSnapshot(content, at).remotes[0]?.version).toBe('1.0.0')
+  })
+
+  it('serves stable, with a diagnostic, when the canary is malformed or stands for another remote', () => {
+    const stable = remoteEntry({ name: 'billing' })
+    for (const canary of [
+      { percentage: 0, remote: remoteEntry({ name: 'billing' }) },
+      { percentage: 50, remote: remoteEntry({ name: 'billing', basePath: '/pay' }) },
+    ]) {
+      const snapshot = buildSnapshot({ remotes: [{ ...stable, canary }] }, at, () => true)
+      expect(snapshot.remotes).toEqual([{ ...stable, channel: 'stable' }])
+      expect(snapshot.diagnostics).toEqual([
+        { remote: 'billing', message: expect.stringMatching(/^The canary of "billing"/) as string },
+      ])
+    }
+  })
+
+  it('passes on the problems the source found itself', () => {
+    const snapshot = buildSnapshot(
+      { remotes: [], diagnostics: [{ remote: 'ai', message: 'Remote "ai" was left out.' }] },
+      at,
+    )
+    expect(snapshot.diagnostics).toEqual([{ remote: 'ai', message: 'Remote "ai" was left out.' }])
   })
 
   it('serves nothing, with one diagnostic, when there is no remotes list', () => {
@@ -72,13 +123,10 @@ describe('createSnapshotReader', () => {
       level: 'debug',
       write: (line) => lines.push(JSON.parse(line) as { level: string; msg: string }),
     })
+    const reader = createSnapshotReader({ registry: { read }, logger, clock: createManualClock() })
     return {
       lines,
-      readSnapshot: createSnapshotReader({
-        registry: { read },
-        logger,
-        clock: createManualClock(),
-      }),
+      readSnapshot: () => reader.build({}),
     }
   }
 

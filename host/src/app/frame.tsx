@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } fro
 import type { LiveEventStatus, RegistrySnapshot } from '@tessera/contracts'
 import { MainNav } from '../features/navigation/main-nav.tsx'
 import { remoteLabel } from '../features/remotes/loader.ts'
+import { OverrideArea } from '../features/override-banner/components/override-area.tsx'
 import { RemoteOutlet } from '../features/remotes/remote-outlet.tsx'
 import { SessionPending } from '../features/session/session-pending.tsx'
 import { useRouteGuard } from '../features/session/use-route-guard.ts'
@@ -117,6 +118,7 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
       <a className="host-skip-link" href="#host-main">
         Skip to content
       </a>
+      <OverrideArea client={kernel.client} router={router} snapshot={snapshot} />
       <header className="host-header">
         <div className="host-header__inner">
           <button

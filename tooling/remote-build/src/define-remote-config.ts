@@ -20,6 +20,8 @@ export interface RemoteBuildOptions {
   basePath: string
   nav: { label: string; order: number } | null
   slots: SlotName[]
+  /** Pages visitors may open signed out, under `basePath` (`/plans`); default: none. */
+  publicPaths?: string[]
   /** The remote's folder (holding its package.json): `new URL('.', import.meta.url)` or a path. */
   root: string | URL
 }
@@ -103,6 +105,7 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
         basePath: options.basePath,
         nav: options.nav,
         slots: options.slots,
+        ...(options.publicPaths ? { publicPaths: options.publicPaths } : {}),
         shared: { react: reactVersion, 'react-dom': reactDomVersion },
       }),
     ],

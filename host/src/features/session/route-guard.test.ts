@@ -56,6 +56,21 @@ describe('guardRoute', () => {
     })
   })
 
+  it('lets a signed-out visitor open the pages a remote declares public, and only those', () => {
+    const withPricing = remotes.map((entry) =>
+      entry.name === 'billing' ? { ...entry, publicPaths: ['/plans'] } : entry,
+    )
+    expect(decide(at('/billing/plans'), signedOut, withPricing)).toEqual({ kind: 'pass' })
+    expect(decide(at('/billing/plans/'), signedOut, withPricing)).toEqual({ kind: 'pass' })
+    expect(decide(at('/billing'), signedOut, withPricing)).toMatchObject({ kind: 'redirect' })
+    expect(decide(at('/billing/plans-old'), signedOut, withPricing)).toMatchObject({
+      kind: 'redirect',
+    })
+    expect(decide(at('/assistant/plans'), signedOut, withPricing)).toMatchObject({
+      kind: 'redirect',
+    })
+  })
+
   it('leaves paths no remote owns to the not-found page', () => {
     expect(decide(at('/nowhere'), signedOut)).toEqual({ kind: 'pass' })
   })

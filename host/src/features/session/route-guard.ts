@@ -24,7 +24,8 @@ export function signInPathFor(location: Location, signInPath = SIGN_IN_PATH): st
 
 /**
  * Whether a signed-out visitor may see a page. Every remote's pages need a signed-in user except
- * the remote that owns the sign-in page (it holds sign-up, password reset and email links too).
+ * the remote that owns the sign-in page (it holds sign-up, password reset and email links too)
+ * and the pages a remote declares public (`publicPaths`, such as billing's `/plans`).
  * With no remote owning the sign-in page there is nowhere to send anyone, so nothing is guarded.
  */
 export function guardRoute(
@@ -37,7 +38,14 @@ export function guardRoute(
   if (match.kind !== 'remote') return { kind: 'pass' }
   const signInRemote = remotes.find((remote) => subPathOf(signInPath, remote.basePath) !== null)
   if (!signInRemote || signInRemote.name === match.remote.name) return { kind: 'pass' }
+  if (isPublicPath(match.remote, location.pathname)) return { kind: 'pass' }
   if (session.status === 'signed-in') return { kind: 'pass' }
   if (session.status === 'loading') return { kind: 'wait' }
   return { kind: 'redirect', to: signInPathFor(location, signInPath) }
+}
+
+/** Whether `pathname` is one of the remote's public pages (`subPathOf` normalises it). */
+function isPublicPath(remote: SnapshotRemote, pathname: string): boolean {
+  const sub = subPathOf(pathname, remote.basePath)
+  return sub !== null && (remote.publicPaths?.includes(sub) ?? false)
 }

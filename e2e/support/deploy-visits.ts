@@ -1,0 +1,62 @@
+// Page loads by visitors of a deploy stack: what each one was served and which code it fetched.
+import type { Browser, BrowserContext, Page } from '@playwright/test'
+import type { DeployStack } from './deploy-stack.ts'
+
+interface SnapshotEntry {
+  name: string
+  version: string
+  entryUrl: string
+  channel?: string
+  previous: { version: string; entryUrl: string } | null
+}
+
+export interface Visit {
+  context: BrowserContext
+  page: Page
+  /** The snapshot the page booted with (its own `GET /api/remotes`). */
+  remotes: SnapshotEntry[]
+  /** Every remote entry (`…/remoteEntry.js`) the page requested, in order. */
+  entries: string[]
+  /** Error reports the page sent to `/api/telemetry/remote-errors`. */
+  reports: Array<Record<string, unknown>>
+  /** Loads the page again and returns the snapshot it booted with. */
+  reload(): Promise<SnapshotEntry[]>
+}
+
+/**
+ * A new visitor (fresh context: no cookie, no cache) opens the sign-in page, where the header's
+ * slots load billing's code after the page's own remote.
+ */
+export async function visit(
+  browser: Browser,
+  stack: DeployStack,
+  path = '/auth/sign-in',
+): Promise<Visit> {
+  const context = await browser.newContext({ baseURL: stack.appUrl })
+  const page = await context.newPage()
+  const entries: string[] = []
+  const reports: Array<Record<string, unknown>> = []
+  page.on('request', (request) => {
+    if (request.url().endsWith('/remoteEntry.js')) entries.push(request.url())
+    if (request.url().endsWith('/api/telemetry/remote-errors') && request.method() === 'POST') {
+      reports.push(request.postDataJSON() as Record<string, unknown>)
+    }
+  })
+  const load = async (go: () => Promise<unknown>) => {
+    const snapshot = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === '/api/remotes',
+    )
+    await go()
+    const body = (await (await snapshot).json()) as { remotes: SnapshotEntry[] }
+    return body.remotes
+  }
+  const remotes = await load(() => page.goto(path))
+  return { context, page, remotes, entries, reports, reload: () => load(() => page.reload()) }
+}
+
+/** The entry of `name` in a snapshot (fails loudly when it is missing). */
+export function entryOf(remotes: SnapshotEntry[], name: string): SnapshotEntry {
+  const entry = remotes.find((remote) => remote.name === name)
+  if (entry === undefined) throw new Error(`the snapshot has no ${name}`)
+  return entry
+}
