@@ -1,4 +1,4 @@
-import { ApiError } from '@tessera/contracts'
+import { ApiError, CONTRACT_MAJOR, HOST_SHARED_MAJORS } from '@tessera/contracts'
 import type { Sql } from '@tessera/emulators/postgres/sql'
 import { Hono } from 'hono'
 import type { Context } from 'hono'
@@ -18,21 +18,36 @@ import { csrf } from './middleware/csrf.ts'
 import { requestId } from './middleware/request-id.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
 import { sessionCookie } from './middleware/session.ts'
+import { assistantRoutes } from './routes/assistant.ts'
 import { authRoutes } from './routes/auth.ts'
+import { billingRoutes, signatureAuthenticatedPaths } from './routes/billing.ts'
+import { DEPLOY_PATH_PREFIX, deployRoutes } from './routes/deploy.ts'
 import { eventsRoutes } from './routes/events.ts'
 import { healthRoutes } from './routes/health.ts'
 import { meRoutes } from './routes/me.ts'
+import { remoteOverridesRoutes } from './routes/remote-overrides.ts'
 import { remotesRoutes } from './routes/remotes.ts'
 import { telemetryRoutes } from './routes/telemetry.ts'
 import type { AccessTokenVerifier } from './services/access-tokens.ts'
+import { createAssistant } from './services/assistant/assistant.ts'
+import { createChatModel } from './services/assistant/model.ts'
 import { createAuthEvents } from './services/auth-events.ts'
 import type { AuthGateway } from './services/auth-gateway.ts'
+import { createCanaryGuard, createCanaryMonitor } from './services/deploy/canary-monitor.ts'
+import { createDeployService } from './services/deploy/deploy-service.ts'
+import { createDeployTokens } from './services/deploy/tokens.ts'
+import { createBuildVerifier } from './services/deploy/verify-build.ts'
+import { createBilling } from './services/billing/billing.ts'
+import { createStripeClients } from './services/billing/stripe-client.ts'
+import type { StripeClients } from './services/billing/stripe-client.ts'
 import type { EventHub } from './services/event-hub.ts'
 import type { Identity } from './services/identity.ts'
 import { createOriginAllowlist } from './services/origin-allowlist.ts'
 import type { OriginAllowlist } from './services/origin-allowlist.ts'
 import { createProfiles } from './services/profiles.ts'
 import { createRateLimiter } from './services/rate-limiter.ts'
+import { createRequestSnapshots } from './services/registry-viewer.ts'
+import { createRemoteOverrides, withRemoteOverrides } from './services/remote-overrides.ts'
 import { createSnapshotReader } from './services/registry.ts'
 import type { RegistrySource } from './services/registry.ts'
 import { createSessions } from './services/sessions.ts'
@@ -59,8 +74,30 @@ export interface AppDeps {
     | 'SIGN_IN_MAX_FAILURES_PER_CLIENT'
     | 'SIGN_IN_FAILURE_WINDOW_SECONDS'
     | 'EMAIL_SEND_RATE_LIMIT'
+    | 'DEPLOY_STORAGE_ORIGINS'
+    | 'DEPLOY_RATE_LIMIT'
+    | 'DEPLOY_FETCH_TIMEOUT_MS'
+    | 'DEPLOY_MAX_BUILD_BYTES'
+    | 'CANARY_ERROR_RATE_THRESHOLD'
+    | 'CANARY_MIN_CLIENTS'
+    | 'CANARY_WINDOW_SECONDS'
+    | 'REMOTE_OVERRIDE_ORIGINS'
+    | 'STRIPE_API_URL'
+    | 'STRIPE_SECRET_KEY'
+    | 'STRIPE_WEBHOOK_SECRET'
+    | 'OPENAI_BASE_URL'
+    | 'OPENAI_API_KEY'
+    | 'OPENAI_MODEL_MAP'
+    | 'ASSISTANT_MODERATION'
+    | 'ASSISTANT_FIRST_TOKEN_TIMEOUT_MS'
+    | 'ASSISTANT_IDLE_TIMEOUT_MS'
+    | 'ASSISTANT_MAX_ANSWER_TOKENS'
+    | 'ASSISTANT_HISTORY_MESSAGES'
+    | 'ASSISTANT_HISTORY_CHARS'
+    | 'ASSISTANT_RATE_LIMIT'
   >
   logger: Logger
+  /** What `GET /api/remotes` serves: the registry tables (registry-db-source.ts) or a test's content. */
   registry: RegistrySource
   hub: EventHub
   /** The database (PGlite or a server): sessions, and user data under RLS. */
@@ -78,6 +115,8 @@ export interface AppDeps {
   /** The client's network address, from the runtime (never from request headers). */
   clientKey?: (c: Context) => string | undefined
   version?: string
+  /** Stripe's clients (docs/decisions/007); by default from `STRIPE_API_URL` and the key. */
+  stripe?: StripeClients
 }
 
 /**
@@ -94,7 +133,39 @@ export function createApp(deps: AppDeps) {
   const { env, logger, hub, assets } = deps
   const clock = deps.clock ?? systemClock
   const origins = deps.origins ?? createOriginAllowlist(env.ALLOWED_ORIGINS)
-  const readSnapshot = createSnapshotReader({ registry: deps.registry, logger, clock })
+  const snapshotReader = createSnapshotReader({ registry: deps.registry, logger, clock })
+  const canaryMonitor = createCanaryMonitor({
+    clock,
+    windowMs: env.CANARY_WINDOW_SECONDS * 1000,
+    threshold: env.CANARY_ERROR_RATE_THRESHOLD,
+    minClients: env.CANARY_MIN_CLIENTS,
+  })
+  const overrides = createRemoteOverrides({
+    origins: env.REMOTE_OVERRIDE_ORIGINS,
+    secureCookies: env.SESSION_COOKIE_SECURE,
+  })
+  // Every reader of a viewer's snapshot goes through this one object (docs/decisions/009), with
+  // this browser's overrides on top: /api/remotes and the host page's CSP see the same remotes.
+  const snapshots = withRemoteOverrides(
+    createRequestSnapshots({
+      reader: snapshotReader,
+      secureCookies: env.SESSION_COOKIE_SECURE,
+      onCanaryServed: (remote, version, subject) => canaryMonitor.served(remote, version, subject),
+    }),
+    overrides,
+  )
+  const deploy = createDeployService({
+    sql: deps.db,
+    clock,
+    logger,
+    verifier: createBuildVerifier({
+      allowedOrigins: env.DEPLOY_STORAGE_ORIGINS,
+      timeoutMs: env.DEPLOY_FETCH_TIMEOUT_MS,
+      maxBytes: env.DEPLOY_MAX_BUILD_BYTES,
+    }),
+    host: { contract: CONTRACT_MAJOR, shared: HOST_SHARED_MAJORS },
+    onChange: () => deps.registry.invalidate?.(),
+  })
   const events = createAuthEvents(hub, clock)
   const sessions = createSessions({
     sql: deps.db,
@@ -106,6 +177,18 @@ export function createApp(deps: AppDeps) {
     refreshMarginMs: env.SESSION_REFRESH_MARGIN_SECONDS * 1000,
     touchIntervalMs: env.SESSION_TOUCH_INTERVAL_SECONDS * 1000,
     recoveryWindowMs: env.RECOVERY_WINDOW_SECONDS * 1000,
+    cacheMs: recentLookupMs,
+  })
+  const billing = createBilling({
+    sql: deps.db,
+    stripe:
+      deps.stripe ??
+      createStripeClients({ apiUrl: env.STRIPE_API_URL, secretKey: env.STRIPE_SECRET_KEY }),
+    hub,
+    clock,
+    logger,
+    publicOrigin: env.PUBLIC_ORIGIN,
+    webhookSecret: env.STRIPE_WEBHOOK_SECRET,
     cacheMs: recentLookupMs,
   })
   const identity: Identity = {
@@ -126,7 +209,31 @@ export function createApp(deps: AppDeps) {
     logger,
     publicOrigin: env.PUBLIC_ORIGIN,
     clientKey: deps.clientKey,
+    entitlements: (claims) => billing.entitlements(claims),
   }
+  const assistant = createAssistant({
+    sql: deps.db,
+    model: createChatModel({
+      baseURL: env.OPENAI_BASE_URL,
+      apiKey: env.OPENAI_API_KEY,
+      modelMap: env.OPENAI_MODEL_MAP,
+      timeoutMs: env.ASSISTANT_FIRST_TOKEN_TIMEOUT_MS,
+    }),
+    // The same entitlements /api/me reports: the plan of the user's subscription.
+    entitlementsForUser: (claims) => billing.entitlements(claims),
+    hub,
+    clock,
+    logger,
+    settings: {
+      moderation: env.ASSISTANT_MODERATION,
+      firstTokenTimeoutMs: env.ASSISTANT_FIRST_TOKEN_TIMEOUT_MS,
+      idleTimeoutMs: env.ASSISTANT_IDLE_TIMEOUT_MS,
+      maxAnswerTokens: env.ASSISTANT_MAX_ANSWER_TOKENS,
+      historyMessages: env.ASSISTANT_HISTORY_MESSAGES,
+      historyChars: env.ASSISTANT_HISTORY_CHARS,
+      ratePerMinute: env.ASSISTANT_RATE_LIMIT,
+    },
+  })
 
   const app = new Hono<AppEnv>()
   app.use(requestId())
@@ -140,7 +247,14 @@ export function createApp(deps: AppDeps) {
     }),
   )
   app.use('/api/*', corsAllowlist({ origins }))
-  app.use('/api/*', csrf({ origins }))
+  app.use(
+    '/api/*',
+    csrf({
+      origins,
+      exemptPaths: signatureAuthenticatedPaths,
+      exemptPrefixes: [DEPLOY_PATH_PREFIX],
+    }),
+  )
   app.use('/api/*', bodySize({ maxBytes: env.BODY_LIMIT_BYTES }))
   app.use(
     '/api/*',
@@ -154,12 +268,19 @@ export function createApp(deps: AppDeps) {
   app.onError(createErrorHandler(logger))
   app.notFound(
     async (c) =>
-      (await hostPage(c, { assets, readSnapshot })) ?? errorResponse(c, new ApiError('not_found')),
+      (await hostPage(c, {
+        assets,
+        readSnapshot: () => snapshots.forRequest(c, { everyCanary: true }),
+      })) ?? errorResponse(c, new ApiError('not_found')),
   )
 
   return app
     .route('/api/health', healthRoutes({ clock, version: deps.version ?? BFF_VERSION }))
-    .route('/api/remotes', remotesRoutes({ readSnapshot }))
+    .route('/api/remotes', remotesRoutes({ snapshotFor: (c) => snapshots.forRequest(c) }))
+    .route(
+      '/api/remotes/overrides',
+      remoteOverridesRoutes({ overrides, registrySnapshot: () => snapshotReader.build({}) }),
+    )
     .route(
       '/api/telemetry',
       telemetryRoutes({
@@ -169,11 +290,29 @@ export function createApp(deps: AppDeps) {
         bodyLimitBytes: env.TELEMETRY_BODY_LIMIT_BYTES,
         ratePerMinute: env.TELEMETRY_RATE_LIMIT,
         clientKey: deps.clientKey,
+        onReport: createCanaryGuard({
+          monitor: canaryMonitor,
+          reader: snapshotReader,
+          snapshots,
+          deploy,
+        }),
       }),
     )
     .route('/api/events', eventsRoutes({ hub, clock, logger, heartbeatMs: env.SSE_HEARTBEAT_MS }))
     .route('/api/auth', authRoutes(identity))
     .route('/api/me', meRoutes(identity))
+    .route('/api/assistant', assistantRoutes({ assistant }))
+    .route('/api/billing', billingRoutes({ billing, webhookSecret: env.STRIPE_WEBHOOK_SECRET }))
+    .route(
+      '/api/deploy',
+      deployRoutes({
+        deploy,
+        tokens: createDeployTokens({ sql: deps.db, clock }),
+        clock,
+        ratePerMinute: env.DEPLOY_RATE_LIMIT,
+        clientKey: deps.clientKey,
+      }),
+    )
 }
 
 /** Every route of the BFF, for the typed client: `hc<AppType>(baseUrl)`. */

@@ -10,7 +10,6 @@ describe('loadEnv', () => {
       HOST_NAME: '127.0.0.1',
       PUBLIC_ORIGIN: 'http://localhost:8787',
       ALLOWED_ORIGINS: ['http://localhost:8787', 'http://localhost:5173'],
-      REGISTRY_FILE: '/repo/.tessera/registry.json',
       HOST_DIST: '/repo/host/dist',
       LOG_LEVEL: 'info',
       BODY_LIMIT_BYTES: 65536,
@@ -22,15 +21,13 @@ describe('loadEnv', () => {
 
   it('resolves relative paths against the repository root, not the working directory', () => {
     const env = loadEnv({})
-    expect(env.REGISTRY_FILE).toBe(
-      new URL('../../.tessera/registry.json', import.meta.url).pathname,
-    )
+    expect(env.PGLITE_DATA_DIR).toBe(new URL('../../.tessera/pglite', import.meta.url).pathname)
     expect(env.HOST_DIST).toBe(new URL('../../host/dist', import.meta.url).pathname)
   })
 
   it('keeps absolute paths as they are', () => {
-    const env = loadEnv({ REGISTRY_FILE: '/tmp/r.json' }, { rootDir: '/repo' })
-    expect(env.REGISTRY_FILE).toBe('/tmp/r.json')
+    const env = loadEnv({ HOST_DIST: '/tmp/host-dist' }, { rootDir: '/repo' })
+    expect(env.HOST_DIST).toBe('/tmp/host-dist')
   })
 
   it('derives the default allowed origins from PUBLIC_ORIGIN', () => {
@@ -147,6 +144,33 @@ describe('loadEnv for identity', () => {
   it('refuses a refresh margin inside supabase-js’s own 90 s', () => {
     expect(() => loadEnv({ SESSION_REFRESH_MARGIN_SECONDS: '60' })).toThrow(
       /SESSION_REFRESH_MARGIN_SECONDS/,
+    )
+  })
+
+  it('allows overrides from loopback in the local stack and from nowhere behind a public origin', () => {
+    expect(loadEnv({}).REMOTE_OVERRIDE_ORIGINS).toEqual([
+      'http://localhost:*',
+      'http://127.0.0.1:*',
+      'http://[::1]:*',
+    ])
+    expect(loadEnv({ PUBLIC_ORIGIN: 'https://app.example.com' }).REMOTE_OVERRIDE_ORIGINS).toEqual(
+      [],
+    )
+  })
+
+  it('parses override origins, "none", and refuses plain http away from loopback', () => {
+    expect(
+      loadEnv({
+        PUBLIC_ORIGIN: 'https://app.example.com',
+        REMOTE_OVERRIDE_ORIGINS: 'https://*.Preview.example.com/, http://localhost:*',
+      }).REMOTE_OVERRIDE_ORIGINS,
+    ).toEqual(['https://*.preview.example.com', 'http://localhost:*'])
+    expect(loadEnv({ REMOTE_OVERRIDE_ORIGINS: 'none' }).REMOTE_OVERRIDE_ORIGINS).toEqual([])
+    expect(() => loadEnv({ REMOTE_OVERRIDE_ORIGINS: 'http://preview.example.com' })).toThrow(
+      /REMOTE_OVERRIDE_ORIGINS/,
+    )
+    expect(() => loadEnv({ REMOTE_OVERRIDE_ORIGINS: 'https://x.example.com/path' })).toThrow(
+      /REMOTE_OVERRIDE_ORIGINS/,
     )
   })
 })

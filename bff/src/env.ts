@@ -29,18 +29,76 @@ const originList = z
   )
   .pipe(z.array(origin).min(1, 'must list at least one origin'))
 
+/**
+ * Where per-browser overrides may load a remote from: `https://host[:port]` (`*.` for any
+ * subdomain) or loopback over http, `:*` for any port; `none` allows no override at all.
+ */
+const overrideOriginList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim().toLowerCase().replace(/\/+$/, ''))
+      .filter((item) => item !== ''),
+  )
+  .pipe(
+    z.union([
+      z.tuple([z.literal('none')]).transform((): string[] => []),
+      z
+        .array(
+          z
+            .string()
+            .regex(
+              /^(?:https:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*|http:\/\/(?:localhost|127\.0\.0\.1|\[::1\]))(?::(?:\d{1,5}|\*))?$/,
+              'must be "none" or origins like https://preview.example.com, https://*.example.com or http://localhost:* (http only on loopback)',
+            ),
+        )
+        .min(1, 'must list at least one origin, or say none'),
+    ]),
+  )
+
+/** Loopback on any port: where a developer's own dev server or preview build runs. */
+const loopbackOverrideOrigins = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*']
+
 const envSchema = z.object({
   PORT: port.default(8787),
   HOST_NAME: z.string().min(1).default('127.0.0.1'),
   PUBLIC_ORIGIN: origin.default('http://localhost:8787'),
   ALLOWED_ORIGINS: originList.optional(),
-  REGISTRY_FILE: z.string().min(1).default('.tessera/registry.json'),
   HOST_DIST: z.string().min(1).default('host/dist'),
   LOG_LEVEL: z.enum(logLevels).default('info'),
   BODY_LIMIT_BYTES: positiveInt.default(65536),
   TELEMETRY_BODY_LIMIT_BYTES: positiveInt.default(8192),
   TELEMETRY_RATE_LIMIT: positiveInt.default(60),
   SSE_HEARTBEAT_MS: positiveInt.default(15000),
+
+  /**
+   * Origins the deploy API accepts builds from (their files are downloaded and checked there, and
+   * hosts load them from there): the local cdn and Supabase Storage stand-ins by default.
+   */
+  DEPLOY_STORAGE_ORIGINS: originList.default([
+    'http://localhost:8788',
+    'http://127.0.0.1:8788',
+    'http://localhost:54321',
+    'http://127.0.0.1:54321',
+  ]),
+  /** Deploy API requests per client per minute. */
+  DEPLOY_RATE_LIMIT: positiveInt.default(60),
+  /** How long one file of a build may take to download while it is checked (ms). */
+  DEPLOY_FETCH_TIMEOUT_MS: positiveInt.default(15_000),
+  /** The largest build accepted (sum of its files, bytes). */
+  DEPLOY_MAX_BUILD_BYTES: positiveInt.default(50 * 1024 * 1024),
+  /** Share of a canary's clients (0–1) reporting errors at which it is stopped automatically. */
+  CANARY_ERROR_RATE_THRESHOLD: z.coerce.number().gt(0).max(1).default(0.2),
+  /** Clients that must have been served a canary before its error rate can stop it. */
+  CANARY_MIN_CLIENTS: positiveInt.default(20),
+  /** How far back served canaries and their error reports count (seconds). */
+  CANARY_WINDOW_SECONDS: positiveInt.default(600),
+  /**
+   * Origins a browser may point one remote at for itself (a dev server, a preview build); see
+   * docs/operations.md. Default: loopback when PUBLIC_ORIGIN is loopback (the local stack), else none.
+   */
+  REMOTE_OVERRIDE_ORIGINS: overrideOriginList.optional(),
 
   /** A PostgreSQL server (postgres://…); without it PGlite runs inside the BFF. */
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
@@ -79,18 +137,50 @@ const envSchema = z.object({
   /** Any OpenAI-compatible server (`…/v1`); the local stand-in by default. */
   OPENAI_BASE_URL: httpUrl.default('http://127.0.0.1:8790/v1'),
   OPENAI_API_KEY: z.string().min(1).default('sk-tessera-local'),
+  /**
+   * The server's model for each catalogue model, for servers that name theirs differently
+   * (Ollama, vLLM): `gpt-4o-mini=llama3.2,gpt-4o=qwen2.5:32b`. Unlisted models keep their name.
+   */
+  OPENAI_MODEL_MAP: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const pairs = value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+        .map((item) => item.split('=').map((part) => part.trim()))
+      if (pairs.some((pair) => pair.length !== 2 || pair.some((part) => part === ''))) {
+        ctx.addIssue({ code: 'custom', message: 'must be a list of model=server-model pairs' })
+        return z.NEVER
+      }
+      return Object.fromEntries(pairs) as Record<string, string>
+    }),
+  /** Check each message with `/v1/moderations` first; off for servers that have none. */
+  ASSISTANT_MODERATION: flag.default(true),
+  /** How long the model may take to send the first token of an answer (ms). */
+  ASSISTANT_FIRST_TOKEN_TIMEOUT_MS: positiveInt.default(20_000),
+  /** How long the model may go silent in the middle of an answer (ms). */
+  ASSISTANT_IDLE_TIMEOUT_MS: positiveInt.default(30_000),
+  /** The longest answer (tokens); each send reserves this much against the plan until it ends. */
+  ASSISTANT_MAX_ANSWER_TOKENS: positiveInt.default(1024),
+  /** Earlier messages sent with each question: at most this many, and this many characters. */
+  ASSISTANT_HISTORY_MESSAGES: z.coerce.number().int().min(0).default(20),
+  ASSISTANT_HISTORY_CHARS: z.coerce.number().int().min(0).default(8000),
+  /** Messages one user may send per minute. */
+  ASSISTANT_RATE_LIMIT: positiveInt.default(20),
 })
 
 const loopback = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/
 
 export type Env = Omit<
   z.output<typeof envSchema>,
-  'ALLOWED_ORIGINS' | 'DATABASE_BOOTSTRAP' | 'SUPABASE_JWT_ISSUER'
+  'ALLOWED_ORIGINS' | 'DATABASE_BOOTSTRAP' | 'SUPABASE_JWT_ISSUER' | 'REMOTE_OVERRIDE_ORIGINS'
 > & {
+  /** Origin patterns overrides may load from (`:*` any port, `*.` any subdomain); empty: none. */
+  REMOTE_OVERRIDE_ORIGINS: string[]
   /** Origins allowed to call /api with credentials and to send state-changing requests. */
   ALLOWED_ORIGINS: string[]
-  /** Absolute path of the registry file. */
-  REGISTRY_FILE: string
   /** Absolute path of the built host. */
   HOST_DIST: string
   /** Absolute path of PGlite's data (unused with DATABASE_URL). */
@@ -171,7 +261,6 @@ export function loadEnv(
     ALLOWED_ORIGINS: [
       ...new Set(env.ALLOWED_ORIGINS ?? [env.PUBLIC_ORIGIN, 'http://localhost:5173']),
     ],
-    REGISTRY_FILE: resolveFromRoot(rootDir, env.REGISTRY_FILE),
     HOST_DIST: resolveFromRoot(rootDir, env.HOST_DIST),
     PGLITE_DATA_DIR: env.PGLITE_DATA_DIR.includes('://')
       ? env.PGLITE_DATA_DIR
@@ -180,6 +269,9 @@ export function loadEnv(
     SUPABASE_JWT_ISSUER: env.SUPABASE_JWT_ISSUER ?? `${env.SUPABASE_URL}/auth/v1`,
     SUPABASE_JWKS_URL: `${env.SUPABASE_URL}/auth/v1/.well-known/jwks.json`,
     SESSION_COOKIE_SECURE: env.PUBLIC_ORIGIN.startsWith('https:'),
+    REMOTE_OVERRIDE_ORIGINS:
+      env.REMOTE_OVERRIDE_ORIGINS ??
+      (loopback.test(env.PUBLIC_ORIGIN) ? loopbackOverrideOrigins : []),
   }
 }
 

@@ -106,6 +106,8 @@ export interface IdentityTestOptions {
   supabase?: Partial<StartSupabaseEmulatorOptions>
   /** The app's public origin; https gives `__Host-` cookies. */
   publicOrigin?: string
+  /** Wraps the database the app uses (not Auth's): a test can make statements fail. */
+  wrapDb?: (db: Sql) => Sql
 }
 
 const jwtShape = /eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}/
@@ -177,7 +179,7 @@ export async function startIdentityTestApp(
       ...(options.registry === undefined ? {} : { registry: options.registry }),
       deps: {
         clock,
-        db,
+        db: options.wrapDb?.(db) ?? db,
         hub: recordingHub(),
         authGateway: recordingGateway(
           createSupabaseAuthGateway({

@@ -9,7 +9,48 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBffTestDatabase, databaseSetupTimeout, testPassword } from './identity-testing.ts'
 import { startBff } from './node.ts'
 import type { RunningBff } from './node.ts'
-import { remoteEntry, sseReader } from './testing.ts'
+import { sseReader } from './testing.ts'
+
+/**
+ * Registers `billing@version` and makes it stable with plain SQL, as another BFF process (or an
+ * operator) would: the registry tables are the source of truth, not this process's memory.
+ */
+async function putStable(db: Sql, version: string): Promise<void> {
+  const descriptor = {
+    name: 'billing',
+    version,
+    contract: 1,
+    basePath: '/billing',
+    nav: { label: 'Billing', order: 1 },
+    slots: [],
+    entry: 'assets/remoteEntry.js',
+    shared: { react: '19.3.1', 'react-dom': '19.3.1' },
+    files: [{ path: 'assets/remoteEntry.js', sha256: 'a'.repeat(64), bytes: 1 }],
+    builtAt: '2026-01-01T00:00:00.000Z',
+  }
+  await db.transaction(async (tx) => {
+    await tx.query(`insert into public.remotes (name) values ('billing') on conflict do nothing`)
+    await tx.query(
+      `insert into public.remote_versions (remote_name, version, descriptor, content_sha256, base_url)
+       values ('billing', $1, $2::jsonb, $3, $4)`,
+      [
+        version,
+        JSON.stringify(descriptor),
+        version.replaceAll('.', '').padEnd(64, '0'),
+        `http://localhost:8788/billing/${version}`,
+      ],
+    )
+    await tx.query(
+      `insert into public.remote_channels (remote_name, channel, version) values ('billing', 'stable', $1)
+       on conflict (remote_name, channel) do update set version = excluded.version, revision = remote_channels.revision + 1`,
+      [version],
+    )
+    await tx.query(
+      `insert into public.remote_deploy_events (remote_name, kind, version, actor) values ('billing', 'promoted', $1, 'test')`,
+      [version],
+    )
+  })
+}
 
 let dir: string
 let bff: RunningBff
@@ -23,12 +64,11 @@ beforeAll(async () => {
   await mkdir(join(dir, 'dist', 'assets'), { recursive: true })
   await writeFile(join(dir, 'dist', 'index.html'), '<!doctype html><title>host</title>')
   await writeFile(join(dir, 'dist', 'assets', 'app-1a2b.js'), 'export {}')
-  await writeFile(join(dir, 'registry.json'), JSON.stringify({ remotes: [remoteEntry()] }))
+  await putStable(sql, '1.2.3')
   bff = await startBff({
     env: {
       PORT: '0',
       LOG_LEVEL: 'silent',
-      REGISTRY_FILE: join(dir, 'registry.json'),
       HOST_DIST: join(dir, 'dist'),
       TELEMETRY_RATE_LIMIT: '2',
       SUPABASE_URL: supabase.url,
@@ -55,7 +95,7 @@ describe('startBff', () => {
     expect(await response.json()).toMatchObject({ status: 'ok' })
   })
 
-  it('serves the snapshot from the registry file and the built host with its CSP', async () => {
+  it('serves the snapshot from the registry tables and the built host with its CSP', async () => {
     const snapshot = registrySnapshotSchema.parse(
       await (await fetch(`${bff.url}/api/remotes`)).json(),
     )
@@ -122,14 +162,11 @@ describe('startBff', () => {
     expect(bff.sql).toBe(sql)
   })
 
-  it('tells open event streams when the registry file changes, and ends them on close', async () => {
+  it('tells open event streams when another process changes the registry, and ends them on close', async () => {
     const controller = new AbortController()
     const stream = sseReader(await fetch(`${bff.url}/api/events`, { signal: controller.signal }))
     await stream.next((frame) => frame.data.includes('connection.opened'))
-    await writeFile(
-      join(dir, 'registry.json'),
-      JSON.stringify({ remotes: [remoteEntry({ version: '1.3.0' })] }),
-    )
+    await putStable(sql, '1.3.0')
     const changed = await stream.next((frame) => frame.data.includes('registry.changed'))
     expect(changed.event).toBe(LIVE_EVENT_NAME)
     expect(JSON.parse(changed.data)).toMatchObject({

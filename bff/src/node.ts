@@ -13,12 +13,14 @@ import { createLogger } from './logger.ts'
 import type { Logger } from './logger.ts'
 import { createAccessTokenVerifier } from './services/access-tokens.ts'
 import { createSupabaseAuthGateway } from './services/auth-gateway.ts'
+import { createDeployTokens } from './services/deploy/tokens.ts'
+import type { DeployTokens } from './services/deploy/tokens.ts'
 import { createEventHub } from './services/event-hub.ts'
 import type { EventHub } from './services/event-hub.ts'
-import { createFileRegistrySource } from './services/file-registry-source.ts'
 import { createHostDist } from './services/host-dist.ts'
 import { createOriginAllowlist } from './services/origin-allowlist.ts'
 import { publishRegistryChanges } from './services/registry-changes.ts'
+import { createDbRegistrySource } from './services/registry-db-source.ts'
 import { createTelemetryStore } from './services/telemetry-store.ts'
 import type { TelemetryStore } from './services/telemetry-store.ts'
 
@@ -26,7 +28,7 @@ export interface StartBffOptions {
   /** Environment variables; defaults to process.env. Tests pass PORT: '0'. */
   env?: Record<string, string | undefined>
   logger?: Logger
-  /** How often the registry file is checked for changes (ms). */
+  /** How often the registry is checked for changes made by another process (ms). */
   registryPollMs?: number
   /** How long open connections may take to finish on close before they are cut (ms). */
   closeGraceMs?: number
@@ -46,6 +48,8 @@ export interface RunningBff {
   telemetry: TelemetryStore
   /** The database the BFF uses (the one given, or the one it opened). */
   sql: Sql
+  /** Issues and checks deploy tokens (the local stack makes one per remote at start). */
+  deployTokens: DeployTokens
   /** Ends the live event streams, stops watching the registry, closes the server (and the database it opened). */
   close(): Promise<void>
 }
@@ -74,10 +78,6 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
   const env = loadEnv(options.env ?? process.env)
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL })
   const clock = systemClock
-  const registry = createFileRegistrySource({
-    file: env.REGISTRY_FILE,
-    pollMs: options.registryPollMs,
-  })
   const hub = createEventHub({
     onListenerError: (error, event) => logger.error('live event listener failed', { error, event }),
   })
@@ -102,6 +102,11 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
     if (ownsSql) await sql.close()
     throw error
   }
+  const registry = createDbRegistrySource({
+    sql,
+    pollMs: options.registryPollMs,
+    onError: (error) => logger.error('registry poll failed', { error }),
+  })
   const app = createApp({
     env,
     logger,
@@ -183,7 +188,15 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
     })
     return closing
   }
-  return { url, port, hub, telemetry, sql, close }
+  return {
+    url,
+    port,
+    hub,
+    telemetry,
+    sql,
+    deployTokens: createDeployTokens({ sql, clock }),
+    close,
+  }
 }
 
 async function main(): Promise<void> {

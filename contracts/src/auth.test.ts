@@ -10,6 +10,7 @@ import {
   signInBodySchema,
   signOutBodySchema,
 } from './auth.ts'
+import { entitlementsOf } from './plans.ts'
 
 const messageOf = (result: { success: boolean; error?: { issues: { message: string }[] } }) =>
   result.error?.issues[0]?.message
@@ -78,7 +79,7 @@ describe('auth payload schemas', () => {
       },
       profile: { displayName: null, createdAt: 'x', updatedAt: 'x' },
       session: { id: 's', recovery: false, createdAt: 'x' },
-      entitlements: { plan: 'free' },
+      entitlements: entitlementsOf(null),
     }
     expect(meResponseSchema.parse(signedIn)).toEqual(signedIn)
   })

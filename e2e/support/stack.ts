@@ -26,5 +26,8 @@ export const e2eStack = {
     LOG_LEVEL: 'warn',
     // Every test signs up a fresh account from one address; the limit itself has its own tests.
     EMAIL_SEND_RATE_LIMIT: '10000',
+    // A stalled model becomes upstream_timeout after this long: short, so the journey that
+    // injects a stall does not wait the production 20 s.
+    ASSISTANT_FIRST_TOKEN_TIMEOUT_MS: '4000',
   },
 }

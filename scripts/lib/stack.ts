@@ -7,8 +7,9 @@ import { startOpenAiEmulator } from '@tessera/emulators/openai/node'
 import { openDatabase, prepareDatabase } from '@tessera/emulators/postgres/open-database'
 import { jsonLogger, startStripeEmulator } from '@tessera/emulators/stripe/node'
 import { startSupabaseEmulator } from '@tessera/emulators/supabase/node'
-import { repoRoot } from './paths.ts'
-import { publishLocal } from './publish-local.ts'
+import { ensureLocalTokens } from '../deploy/local-tokens.ts'
+import { remoteNames, repoRoot } from './paths.ts'
+import { publishLocalBuilds } from './publish-local.ts'
 
 export interface StackOptions {
   /** 0 picks a free port. */
@@ -31,8 +32,10 @@ export interface StackOptions {
   extraOrigins?: string[]
   /** Serve remote files with no-cache (dev: builds are rewritten in place). */
   mutableCdn?: boolean
-  /** Skip copying the builds (dev publishes them itself as they change). */
+  /** Skip publishing the local builds at start. */
   skipPublish?: boolean
+  /** More origins the BFF accepts builds from (a second cdn, say: see `serveRemotesFrom`). */
+  storageOrigins?: string[]
 }
 
 export interface RunningStack {
@@ -42,8 +45,14 @@ export interface RunningStack {
   mailboxUrl: string
   stripeUrl: string
   openaiUrl: string
-  registryFile: string
   cdnRoot: string
+  /** Each remote's deploy token (also in `<dataDir>/deploy-tokens.json`). */
+  deployTokens: Record<string, string>
+  /**
+   * Registers the local builds as served from another origin holding the same files (its origin
+   * must be in `storageOrigins`): hosts then load remotes from there.
+   */
+  serveRemotesFrom(cdnUrl: string): Promise<void>
   close(): Promise<void>
 }
 
@@ -67,7 +76,6 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
   const appUrl = `http://localhost:${bffPort}`
   const dataDir = path.resolve(repoRoot, options.dataDir)
   const cdnRoot = path.join(dataDir, 'cdn')
-  const registryFile = path.join(dataDir, 'registry.json')
   const origins = [appUrl, `http://127.0.0.1:${bffPort}`, ...(options.extraOrigins ?? [])]
 
   const sql = await openDatabase(
@@ -90,7 +98,6 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       immutable: !options.mutableCdn,
     })
     closers.push(() => cdn.close())
-    if (!options.skipPublish) publishLocal({ cdnRoot, cdnUrl: cdn.url, registryFile })
     const supabase = await startSupabaseEmulator({
       db: sql,
       port: options.supabasePort ?? 0,
@@ -134,7 +141,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
         PORT: String(bffPort),
         PUBLIC_ORIGIN: appUrl,
         ALLOWED_ORIGINS: origins.join(','),
-        REGISTRY_FILE: registryFile,
+        // Builds are checked where hosts load them: this cdn, and Supabase Storage's stand-in.
+        DEPLOY_STORAGE_ORIGINS: [
+          new URL(cdn.url).origin,
+          new URL(cdn.url.replace('localhost', '127.0.0.1')).origin,
+          new URL(supabase.url).origin,
+          ...(options.storageOrigins ?? []),
+        ].join(','),
         HOST_DIST: path.resolve(repoRoot, options.hostDist ?? 'host/dist'),
         LOG_LEVEL: options.logLevel ?? 'info',
         SUPABASE_URL: supabase.url,
@@ -148,6 +161,24 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       },
     })
     closers.push(() => bff.close())
+    // The stack's own publish goes through the deploy API like any team's (docs/decisions/009).
+    const deployTokens = await ensureLocalTokens({
+      dataDir,
+      remotes: remoteNames,
+      issuer: bff.deployTokens,
+    })
+    const apiUrl = `http://127.0.0.1:${bff.port}`
+    const log = (line: string) => {
+      if (
+        options.logLevel !== 'silent' &&
+        options.logLevel !== 'error' &&
+        options.logLevel !== 'warn'
+      )
+        console.log(JSON.stringify({ level: 'info', msg: 'local publish', detail: line }))
+    }
+    if (!options.skipPublish) {
+      await publishLocalBuilds({ apiUrl, cdnRoot, cdnUrl: cdn.url, tokens: deployTokens, log })
+    }
     return {
       appUrl,
       cdnUrl: cdn.url,
@@ -155,8 +186,11 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       mailboxUrl: supabase.mailboxUrl,
       stripeUrl: stripe.url,
       openaiUrl: openai.url,
-      registryFile,
       cdnRoot,
+      deployTokens,
+      async serveRemotesFrom(cdnUrl) {
+        await publishLocalBuilds({ apiUrl, cdnRoot, cdnUrl, tokens: deployTokens, log })
+      },
       close: closeAll,
     }
   } catch (error) {

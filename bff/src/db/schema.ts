@@ -1,3 +1,4 @@
+import type { DeployEventKind, PlanId, SubscriptionStatus } from '@tessera/contracts'
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 
 /** Timestamps: written as Date (or left to the default), read back as Date on both drivers. */
@@ -41,12 +42,174 @@ export interface BffSessionsTable {
   revoked_at: Date | null
 }
 
+export interface AssistantConversationsTable {
+  id: Generated<string>
+  user_id: string
+  title: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface AssistantMessagesTable {
+  id: Generated<string>
+  // bigint identity: a string on postgres.js, a number on PGlite; the database assigns it.
+  seq: ColumnType<string | number, never, never>
+  conversation_id: string
+  user_id: string
+  role: 'user' | 'assistant'
+  content: ColumnType<string, string | undefined, string>
+  status: 'complete' | 'partial' | 'streaming' | 'failed'
+  model: string | null
+  prompt_tokens: number | null
+  completion_tokens: number | null
+  usage_estimated: boolean | null
+  error_code: string | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface AssistantUsageTable {
+  user_id: string
+  period_start: Date
+  used_tokens: ColumnType<number, number | undefined, number>
+  reserved_tokens: ColumnType<number, number | undefined, number>
+  limit_tokens: number
+  updated_at: Timestamp
+}
+
+export interface AssistantReservationsTable {
+  id: string
+  user_id: string
+  period_start: Date
+  tokens: number
+  created_at: Timestamp
+}
+
+export interface BillingCustomersTable {
+  user_id: string
+  stripe_customer_id: string | null
+  checkout_plan: 'pro' | 'team' | null
+  checkout_idempotency_key: string | null
+  checkout_started_at: Date | null
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export interface BillingSubscriptionsTable {
+  stripe_subscription_id: string
+  user_id: string
+  stripe_customer_id: string
+  plan: PlanId
+  stripe_price_id: string | null
+  status: SubscriptionStatus
+  current_period_end: Date | null
+  cancel_at: Date | null
+  canceled_at: Date | null
+  stripe_created_at: Date
+  /** Stripe's time of the newest event this row reflects: older events never overwrite it. */
+  version_at: Date
+  synced_at: Timestamp
+  created_at: Timestamp
+  updated_at: Timestamp
+}
+
+export type BillingEventOutcome =
+  | 'received'
+  | 'applied'
+  | 'refetched'
+  | 'unchanged'
+  | 'stale'
+  | 'ignored'
+  | 'unknown_customer'
+  | 'invalid'
+
+export interface BillingEventsTable {
+  id: string
+  type: string
+  stripe_created_at: Date
+  object_id: string | null
+  user_id: string | null
+  received_at: Timestamp
+  applied_at: Date | null
+  outcome: BillingEventOutcome
+}
+
+/** The remote registry (`20261122030000_remote_registry.sql`, docs/decisions/009). */
+export interface RemotesTable {
+  name: string
+  created_at: Timestamp
+}
+
+export interface DeployTokensTable {
+  id: Generated<string>
+  remote_name: string
+  token_hash: string
+  label: string
+  created_at: Timestamp
+  last_used_at: Date | null
+  revoked_at: Date | null
+}
+
+export interface RemoteVersionsTable {
+  remote_name: string
+  version: string
+  // Written as JSON text, read back parsed (checked against the descriptor schema on read).
+  descriptor: ColumnType<unknown, string, never>
+  content_sha256: string
+  base_url: string
+  registered_at: Timestamp
+  registered_by: string | null
+  last_stable_at: Date | null
+  last_stable_revision: number | null
+  withdrawn_at: Date | null
+  withdrawn_reason: string | null
+}
+
+export interface RemoteChannelsTable {
+  remote_name: string
+  channel: 'stable' | 'canary'
+  version: string | null
+  percentage: number | null
+  revision: Generated<number>
+  updated_at: Timestamp
+}
+
+export interface RemoteDeployEventsTable {
+  id: Generated<number>
+  remote_name: string
+  kind: DeployEventKind
+  version: string | null
+  from_version: string | null
+  percentage: number | null
+  actor: string
+  token_id: string | null
+  details: ColumnType<Record<string, unknown>, string | undefined, never>
+  created_at: Timestamp
+}
+
 /** The application tables of `supabase/migrations`, for the typed query builder. */
 export interface Database {
   profiles: ProfilesTable
   bff_sessions: BffSessionsTable
+  remotes: RemotesTable
+  deploy_tokens: DeployTokensTable
+  remote_versions: RemoteVersionsTable
+  remote_channels: RemoteChannelsTable
+  remote_deploy_events: RemoteDeployEventsTable
+  billing_customers: BillingCustomersTable
+  billing_subscriptions: BillingSubscriptionsTable
+  billing_events: BillingEventsTable
+  assistant_conversations: AssistantConversationsTable
+  assistant_messages: AssistantMessagesTable
+  assistant_usage: AssistantUsageTable
+  assistant_reservations: AssistantReservationsTable
 }
 
 export type ProfileRow = Selectable<ProfilesTable>
 export type BffSessionRow = Selectable<BffSessionsTable>
 export type NewBffSession = Insertable<BffSessionsTable>
+export type AssistantConversationRow = Selectable<AssistantConversationsTable>
+export type AssistantMessageRow = Selectable<AssistantMessagesTable>
+export type AssistantUsageRow = Selectable<AssistantUsageTable>
+export type BillingCustomerRow = Selectable<BillingCustomersTable>
+export type BillingSubscriptionRow = Selectable<BillingSubscriptionsTable>

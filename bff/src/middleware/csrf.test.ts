@@ -71,4 +71,23 @@ describe('csrf', () => {
     })
     expect(response.status).toBe(403)
   })
+
+  it('leaves exactly the signature-authenticated paths to their own check', async () => {
+    const signed = bareApp()
+      .use(csrf({ origins: createOriginAllowlist([allowed]), exemptPaths: ['/hooks/stripe'] }))
+      .post('/hooks/stripe', (c) => c.text('signed'))
+      .post('/hooks/stripe/more', (c) => c.text('other'))
+    expect((await signed.request('/hooks/stripe', { method: 'POST' })).status).toBe(200)
+    expect((await signed.request('/hooks/stripe/more', { method: 'POST' })).status).toBe(403)
+  })
+
+  it('leaves bearer-only APIs under an exempt prefix to their own check, and nothing else', async () => {
+    const bearer = bareApp()
+      .use(csrf({ origins: createOriginAllowlist([allowed]), exemptPrefixes: ['/api/deploy/'] }))
+      .post('/api/deploy/remotes/billing/promote', (c) => c.text('moved'))
+      .post('/api/deployment', (c) => c.text('other'))
+    const exempt = await bearer.request('/api/deploy/remotes/billing/promote', { method: 'POST' })
+    expect(exempt.status).toBe(200)
+    expect((await bearer.request('/api/deployment', { method: 'POST' })).status).toBe(403)
+  })
 })

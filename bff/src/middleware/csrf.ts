@@ -6,6 +6,18 @@ export interface CsrfOptions {
   origins: OriginAllowlist
   headerName?: string
   headerValue?: string
+  /**
+   * Exact paths whose requests prove themselves with a signature over the body (Stripe's
+   * webhook, the operator's reconcile) and never act on the session cookie: a cross-site page
+   * can forge neither, so CSRF does not apply. Their handlers must not read the session.
+   */
+  exemptPaths?: readonly string[]
+  /**
+   * Path prefixes of APIs that authenticate only with a bearer token in the Authorization header
+   * (the deploy API) and never read the session cookie. Browsers never attach that header on
+   * their own, so a cross-site page has no ambient credential to abuse there.
+   */
+  exemptPrefixes?: readonly string[]
 }
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
@@ -18,8 +30,11 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 export function csrf(options: CsrfOptions): MiddlewareHandler {
   const headerName = options.headerName ?? 'x-tessera-csrf'
   const headerValue = options.headerValue ?? '1'
+  const exempt = new Set(options.exemptPaths ?? [])
+  const exemptPrefixes = options.exemptPrefixes ?? []
   return async function csrf(c, next) {
-    if (safeMethods.has(c.req.method)) return next()
+    if (safeMethods.has(c.req.method) || exempt.has(c.req.path)) return next()
+    if (exemptPrefixes.some((prefix) => c.req.path.startsWith(prefix))) return next()
     const refuse = (reason: string): never => {
       throw new ApiError('csrf_failed', { details: { reason } })
     }

@@ -43,7 +43,7 @@ async function completeSignIn(
   })
   const profile = await identity.profiles.ensure(session.claims, auth.user.signUpDisplayName)
   c.var.auth.signIn(token)
-  const body = signedInBody(session, profile)
+  const body = signedInBody(session, profile, await identity.entitlements(session.claims))
   identity.events.publish(session.userId, options.event, {
     sessionId: session.id,
     user: body.user,
@@ -158,7 +158,7 @@ export function authRoutes(identity: Identity) {
         })
         const session = { ...current, user: auth.user }
         const profile = await identity.profiles.ensure(session.claims, auth.user.signUpDisplayName)
-        body = signedInBody(session, profile)
+        body = signedInBody(session, profile, await identity.entitlements(session.claims))
       } else {
         body = await completeSignIn(c, identity, auth, { recovery: false, event: 'SIGNED_IN' })
       }

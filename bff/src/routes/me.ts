@@ -14,7 +14,7 @@ import { noStore } from '../middleware/no-store.ts'
 import { rateLimit } from '../middleware/rate-limit.ts'
 import { isInvalidCredentials, throwAuthError } from '../services/auth-errors.ts'
 import type { AuthGateway, AuthTokens } from '../services/auth-gateway.ts'
-import { returnUrl, signedInBody } from '../services/identity.ts'
+import { meUserOf, returnUrl, signedInBody } from '../services/identity.ts'
 import { enforceThrottle } from '../services/sign-in-throttle.ts'
 import type { Identity } from '../services/identity.ts'
 import type { ActiveSession } from '../services/sessions.ts'
@@ -78,7 +78,11 @@ export function meRoutes(identity: Identity) {
       const session = await c.var.auth.current()
       // A visitor who is not signed in is not an error: the host asks this at every start.
       if (session === null) return c.json({ user: null }, 200)
-      return c.json(signedInBody(session, await profileOf(session)), 200)
+      const [profile, entitlements] = await Promise.all([
+        profileOf(session),
+        identity.entitlements(session.claims),
+      ])
+      return c.json(signedInBody(session, profile, entitlements), 200)
     })
     .patch('/profile', requireJson(), jsonBody(updateProfileBodySchema), async (c) => {
       const { displayName } = c.req.valid('json')
@@ -86,7 +90,7 @@ export function meRoutes(identity: Identity) {
       const { claims } = session
       const profile =
         (await profiles.update(claims, displayName)) ?? (await profiles.ensure(claims, displayName))
-      const body = signedInBody(session, profile)
+      const body = signedInBody(session, profile, await identity.entitlements(claims))
       events.publish(session.userId, 'USER_UPDATED', { sessionId: null, user: body.user })
       return c.json(body, 200)
     })
@@ -99,7 +103,7 @@ export function meRoutes(identity: Identity) {
       const updated = await updateUser(session, { email }, {}, returnUrl(identity, next))
       events.publish(session.userId, 'USER_UPDATED', {
         sessionId: null,
-        user: signedInBody(updated, await profileOf(updated)).user,
+        user: meUserOf(updated, await profileOf(updated)),
       })
       return c.json({ status: 'check_email' as const, email }, 202)
     })
@@ -111,7 +115,11 @@ export function meRoutes(identity: Identity) {
       await sessions.endRecovery(session.id)
       // Auth signs every other session of the user out when the password changes.
       await sessions.revokeEnded(session.userId, { except: session.id })
-      const body = signedInBody({ ...updated, recovery: false }, await profileOf(updated))
+      const body = signedInBody(
+        { ...updated, recovery: false },
+        await profileOf(updated),
+        await identity.entitlements(updated.claims),
+      )
       events.publish(session.userId, 'USER_UPDATED', { sessionId: null, user: body.user })
       return c.json(body, 200)
     })

@@ -1,8 +1,8 @@
-import type { MeUser, SignedIn } from '@tessera/contracts'
-import { entitlementsOf } from '@tessera/contracts'
+import type { Entitlements, MeUser, SignedIn } from '@tessera/contracts'
 import type { Context } from 'hono'
 import type { Clock } from '../clock.ts'
 import type { ProfileRow } from '../db/schema.ts'
+import type { UserClaims } from '../db/with-user.ts'
 import type { Logger } from '../logger.ts'
 import type { AuthEvents } from './auth-events.ts'
 import type { AuthGateway } from './auth-gateway.ts'
@@ -26,6 +26,8 @@ export interface Identity {
   publicOrigin: string
   /** The client's network address, from the runtime (never from request headers). */
   clientKey?: (c: Context) => string | undefined
+  /** What the user's plan allows, from their subscription (billing). */
+  entitlements(claims: UserClaims): Promise<Entitlements>
 }
 
 /** The app URL an email link returns to (`next` is a path on the app, checked by its schema). */
@@ -47,8 +49,15 @@ export function meUserOf(session: ActiveSession, profile: ProfileRow | null): Me
   }
 }
 
-/** `GET /api/me` for a signed-in user; also the answer of every route that signs in. */
-export function signedInBody(session: ActiveSession, profile: ProfileRow): SignedIn {
+/**
+ * `GET /api/me` for a signed-in user; also the answer of every route that signs in. The
+ * entitlements are required: a body that showed the free plan to a paying user would be wrong.
+ */
+export function signedInBody(
+  session: ActiveSession,
+  profile: ProfileRow,
+  entitlements: Entitlements,
+): SignedIn {
   return {
     user: meUserOf(session, profile),
     profile: {
@@ -61,7 +70,6 @@ export function signedInBody(session: ActiveSession, profile: ProfileRow): Signe
       recovery: session.recovery,
       createdAt: session.createdAt.toISOString(),
     },
-    // Billing fills this in from the subscription.
-    entitlements: entitlementsOf(null),
+    entitlements,
   }
 }
