@@ -5,7 +5,6 @@
  * line `{"benchStacks":{...}}` when both are listening and closes them when its stdin ends.
  */
 import { spawn, type ChildProcess } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
 import { createInterface } from 'node:readline'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
@@ -34,14 +33,20 @@ function spawnTsx(file: string, env: NodeJS.ProcessEnv, stdio: 'inherit' | 'pipe
   })
 }
 
+/** The origins a cdn on `port` serves from (the stack must accept builds from them). */
+const cdnOrigins = (port: number): string[] => [
+  `http://localhost:${port}`,
+  `http://127.0.0.1:${port}`,
+]
+
 /**
- * Serves a stack's published remotes from a cdn process of its own and points the registry at it.
- * In production the CDN is not the BFF's machine; in one process, every cdn response would wait
- * behind the BFF's work (the embedded Postgres answering /api/me, the event stream), a cost only
- * the federated page pays. The stack's own cdn stays up, unused.
+ * Serves a stack's published remotes from a cdn process of its own (on `port`, one of the
+ * stack's `storageOrigins`) and registers the builds there. In production the CDN is not the
+ * BFF's machine; in one process, every cdn response would wait behind the BFF's work (the
+ * embedded Postgres answering /api/me, the event stream), a cost only the federated page pays.
+ * The stack's own cdn stays up, unused.
  */
-async function separateCdn(stack: RunningStack): Promise<ChildProcess> {
-  const port = await freePort()
+async function separateCdn(stack: RunningStack, port: number): Promise<ChildProcess> {
   const url = `http://localhost:${port}`
   const child = spawnTsx(
     cdnEntry,
@@ -66,8 +71,12 @@ async function separateCdn(stack: RunningStack): Promise<ChildProcess> {
     }
     await sleep(50)
   }
-  const registry = readFileSync(stack.registryFile, 'utf8')
-  writeFileSync(stack.registryFile, registry.replaceAll(`${stack.cdnUrl}/`, `${url}/`))
+  try {
+    await stack.serveRemotesFrom(url)
+  } catch (error) {
+    child.kill()
+    throw error
+  }
   return child
 }
 
@@ -80,16 +89,23 @@ async function serve(): Promise<void> {
     for (const stack of started.splice(0)) await stack.close()
   }
   try {
+    const cdnPorts = [await freePort(), await freePort()] as const
     started.push(
-      await startStack({ ...common, dataDir: '.tessera/bench', hostDist: 'host/dist' }),
+      await startStack({
+        ...common,
+        dataDir: '.tessera/bench',
+        hostDist: 'host/dist',
+        storageOrigins: cdnOrigins(cdnPorts[0]),
+      }),
       await startStack({
         ...common,
         dataDir: '.tessera/bench-monolith',
         hostDist: 'host/dist-monolith',
+        storageOrigins: cdnOrigins(cdnPorts[1]),
       }),
     )
     // Both, so the two stacks stay alike (the monolith fetches nothing from its cdn).
-    for (const stack of started) cdns.push(await separateCdn(stack))
+    for (const [i, stack] of started.entries()) cdns.push(await separateCdn(stack, cdnPorts[i]!))
   } catch (error) {
     await closeAll()
     throw error

@@ -48,6 +48,13 @@ describe('createLogger', () => {
     expect(line.error.stack).toContain('boom')
   })
 
+  it('keeps an error one object down, as in { details: { error } }', () => {
+    const { lines, logger } = capture('debug')
+    logger.warn('failed', { details: { error: new RangeError('deep') } })
+    const line = JSON.parse(lines[0] ?? '') as { details: { error: { message: string } } }
+    expect(line.details.error.message).toBe('deep')
+  })
+
   it('does not let fields overwrite level or msg', () => {
     const { lines, logger } = capture('debug')
     logger.warn('real', { level: 'fake', msg: 'fake' })

@@ -37,4 +37,20 @@ describe('corsAllowlist', () => {
     expect(response.headers.get('access-control-allow-headers')).toContain('x-tessera-csrf')
     expect(response.headers.get('access-control-allow-methods')).toContain('POST')
   })
+
+  it('adds Vary: Origin to what the route varies on, and its headers to errors too', async () => {
+    const origins = createOriginAllowlist([allowed])
+    const varying = new Hono()
+      .use(corsAllowlist({ origins }))
+      .get('/', (c) => c.text('ok', 200, { Vary: 'Cookie' }))
+      .get('/fails', () => {
+        throw new Error('boom')
+      })
+      .onError((_error, c) => c.json({ error: 'failed' }, 500))
+    const response = await varying.request('/', { headers: { origin: allowed } })
+    expect(response.headers.get('vary')).toBe('Cookie, Origin')
+    const failed = await varying.request('/fails', { headers: { origin: allowed } })
+    expect(failed.status).toBe(500)
+    expect(failed.headers.get('access-control-allow-origin')).toBe(allowed)
+  })
 })

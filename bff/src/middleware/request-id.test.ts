@@ -33,4 +33,22 @@ describe('requestId', () => {
       expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/)
     }
   })
+
+  it('echoes the id on a response the route built itself, and on errors', async () => {
+    const app = new Hono<AppEnv>()
+      .use(requestId())
+      .get(
+        '/file',
+        () => new Response('a static file', { headers: { 'content-type': 'text/plain' } }),
+      )
+      .get('/fails', () => {
+        throw new Error('boom')
+      })
+      .onError((_error, c) => c.json({ requestId: c.get('requestId') }, 500))
+    const file = await app.request('/file', { headers: { 'x-request-id': 'trace-1234:file' } })
+    expect(file.headers.get('x-request-id')).toBe('trace-1234:file')
+    const failed = await app.request('/fails')
+    const { requestId: logged } = (await failed.json()) as { requestId: string }
+    expect(failed.headers.get('x-request-id')).toBe(logged)
+  })
 })

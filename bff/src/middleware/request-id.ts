@@ -1,5 +1,6 @@
 import type { MiddlewareHandler } from 'hono'
 import type { AppEnv } from '../app-env.ts'
+import { editResponseHeaders } from './response-headers.ts'
 
 export interface RequestIdOptions {
   headerName?: string
@@ -17,7 +18,8 @@ export function requestId(options: RequestIdOptions = {}): MiddlewareHandler<App
     const incoming = c.req.header(headerName)
     const id = incoming !== undefined && accept.test(incoming) ? incoming : generate()
     c.set('requestId', id)
-    c.header(headerName, id)
     await next()
+    // Set on the response the route returned, whatever built it (a static file, a stream).
+    editResponseHeaders(c, (headers) => headers.set(headerName, id))
   }
 }

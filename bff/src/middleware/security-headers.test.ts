@@ -1,3 +1,5 @@
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { securityHeaders } from './security-headers.ts'
@@ -19,5 +21,67 @@ describe('securityHeaders', () => {
       .get('/', (c) => c.html('<p>', 200, { 'Content-Security-Policy': "default-src 'self'" }))
     const response = await app.request('/')
     expect(response.headers.get('content-security-policy')).toBe("default-src 'self'")
+  })
+
+  it('sends the whole set, and on a response with immutable headers too (a redirect)', async () => {
+    const app = new Hono()
+      .use(securityHeaders())
+      .get('/', () => Response.redirect('http://localhost/elsewhere', 302))
+    const response = await app.request('/')
+    expect(response.status).toBe(302)
+    expect(Object.fromEntries(response.headers)).toMatchObject({
+      'cross-origin-opener-policy': 'same-origin',
+      'cross-origin-resource-policy': 'same-origin',
+      'origin-agent-cluster': '?1',
+      'referrer-policy': 'no-referrer',
+      'strict-transport-security': 'max-age=15552000; includeSubDomains',
+      'x-content-type-options': 'nosniff',
+      'x-dns-prefetch-control': 'off',
+      'x-download-options': 'noopen',
+      'x-frame-options': 'DENY',
+      'x-permitted-cross-domain-policies': 'none',
+      'x-xss-protection': '0',
+      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+    })
+    expect(response.headers.has('x-powered-by')).toBe(false)
+  })
+
+  it('sends the same headers from a Node server, where the route’s own still win', async () => {
+    const app = new Hono()
+      .use(securityHeaders())
+      .get('/api', (c) => c.json({}))
+      .get('/page', (c) =>
+        c.html('<p>', 200, {
+          'Content-Security-Policy': "default-src 'self'",
+          'X-Powered-By': 'x',
+        }),
+      )
+      .get('/fails', () => {
+        throw new Error('boom')
+      })
+      .onError((_error, c) => c.json({ error: 'failed' }, 500))
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' })
+    await new Promise((resolve) => server.once('listening', resolve))
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+    try {
+      for (const path of ['/api', '/fails']) {
+        const response = await fetch(`${base}${path}`)
+        await response.arrayBuffer()
+        expect(response.headers.get('x-frame-options')).toBe('DENY')
+        expect(response.headers.get('strict-transport-security')).toBe(
+          'max-age=15552000; includeSubDomains',
+        )
+        expect(response.headers.get('content-security-policy')).toBe(
+          "default-src 'none'; frame-ancestors 'none'",
+        )
+      }
+      const page = await fetch(`${base}/page`)
+      expect(await page.text()).toBe('<p>')
+      expect(page.headers.get('content-security-policy')).toBe("default-src 'self'")
+      expect(page.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(page.headers.has('x-powered-by')).toBe(false)
+    } finally {
+      await new Promise((resolve) => server.close(resolve))
+    }
   })
 })

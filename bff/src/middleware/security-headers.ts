@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono'
-import { secureHeaders } from 'hono/secure-headers'
+import { defaultResponseHeaders, editResponseHeaders } from './response-headers.ts'
 
 export interface SecurityHeadersOptions {
   /** Sent on every response; the host page replaces it with its own policy (see csp.ts). */
@@ -7,17 +7,43 @@ export interface SecurityHeadersOptions {
 }
 
 /**
+ * The headers of Hono's `secureHeaders()` defaults, with X-Frame-Options DENY (it agrees with
+ * the host page's frame-ancestors 'none' for browsers without CSP 2). Written out here so they
+ * can be set without rebuilding the response (see response-headers.ts).
+ */
+const secureDefaults: ReadonlyArray<readonly [string, string]> = [
+  ['Cross-Origin-Resource-Policy', 'same-origin'],
+  ['Cross-Origin-Opener-Policy', 'same-origin'],
+  ['Origin-Agent-Cluster', '?1'],
+  ['Referrer-Policy', 'no-referrer'],
+  ['Strict-Transport-Security', 'max-age=15552000; includeSubDomains'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['X-DNS-Prefetch-Control', 'off'],
+  ['X-Download-Options', 'noopen'],
+  ['X-Frame-Options', 'DENY'],
+  ['X-Permitted-Cross-Domain-Policies', 'none'],
+  ['X-XSS-Protection', '0'],
+]
+
+/**
  * Hono's secure headers (nosniff, frame options, referrer policy…) plus a default CSP that lets
- * an API response load nothing, should one ever be opened as a page.
+ * an API response load nothing, should one ever be opened as a page. A header the route's
+ * response has itself (the host page's CSP) is kept; X-Powered-By is removed.
  */
 export function securityHeaders(options: SecurityHeadersOptions = {}): MiddlewareHandler {
   const policy = options.contentSecurityPolicy ?? "default-src 'none'; frame-ancestors 'none'"
-  // DENY agrees with the host page's frame-ancestors 'none' for browsers without CSP 2.
-  const handler = secureHeaders({ overwrite: false, xFrameOptions: 'DENY' })
+  const headersToSet = [...secureDefaults, ['Content-Security-Policy', policy] as const]
   return async function securityHeaders(c, next) {
-    await handler(c, next)
-    if (!c.res.headers.has('Content-Security-Policy')) {
-      c.res.headers.set('Content-Security-Policy', policy)
+    const setOnNode = defaultResponseHeaders(c, headersToSet)
+    await next()
+    if (setOnNode) {
+      if (c.res.headers.has('X-Powered-By'))
+        editResponseHeaders(c, (headers) => headers.delete('X-Powered-By'))
+      return
     }
+    editResponseHeaders(c, (headers) => {
+      for (const [name, value] of headersToSet) if (!headers.has(name)) headers.set(name, value)
+      headers.delete('X-Powered-By')
+    })
   }
 }

@@ -50,16 +50,11 @@ export function createProfiles(
         if (row === undefined) throw new Error('The profile was neither created nor found.')
         return keep(row)
       }),
-    async get(claims) {
-      const cached = cache.get(claims.sub)
-      if (cached !== undefined) return cached
-      const row = await withUser(
-        sql,
-        claims,
-        async (tx) => (await execute(select(claims), tx)).rows[0] ?? null,
-      )
-      return row === null ? null : keep(row)
-    },
+    // Concurrent reads of one profile share one query (see getOrLoad).
+    get: (claims) =>
+      cache.getOrLoad(claims.sub, () =>
+        withUser(sql, claims, async (tx) => (await execute(select(claims), tx)).rows[0] ?? null),
+      ),
     async update(claims, displayName) {
       const row = await withUser(
         sql,

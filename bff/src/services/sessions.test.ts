@@ -121,3 +121,59 @@ describe('token refresh', () => {
     expect(t.authEvents(id)).toEqual(['SIGNED_IN', 'TOKEN_REFRESHED'])
   })
 })
+
+describe('lookups in memory', () => {
+  /** Reads the app sent: sessions by cookie, and profiles (in a transaction, as the user). */
+  const sent = { sessionReads: 0, profileReads: 0 }
+  let counted: IdentityTestApp
+  beforeAll(async () => {
+    counted = await startIdentityTestApp({
+      wrapDb: (db) => ({
+        ...db,
+        query(text, params) {
+          if (text.includes('from "bff_sessions" where "token_hash" =')) sent.sessionReads++
+          return db.query(text, params)
+        },
+        transaction: (fn) =>
+          db.transaction((tx) =>
+            fn({
+              ...tx,
+              query(text, params) {
+                if (text.startsWith('select * from "profiles"')) sent.profileReads++
+                return tx.query(text, params)
+              },
+            }),
+          ),
+      }),
+    })
+  }, databaseSetupTimeout)
+  afterAll(() => counted.finish())
+
+  it('serves a burst of requests after the kept lookup expired with one session and one profile read', async () => {
+    const browser = await counted.signUp(uniqueEmail('burst'))
+    expect((await browser.get('/api/me')).status).toBe(200)
+    counted.clock.advance(2001)
+    sent.sessionReads = 0
+    sent.profileReads = 0
+    const responses = await Promise.all(Array.from({ length: 20 }, () => browser.get('/api/me')))
+    expect(responses.map((response) => response.status)).toEqual(Array(20).fill(200))
+    expect(sent).toEqual({ sessionReads: 1, profileReads: 1 })
+  })
+
+  it('sees a revocation by another process within 2 s, however often the session is used', async () => {
+    const browser = await counted.signUp(uniqueEmail('revoked-elsewhere'))
+    const { id } = await sessionOf(browser)
+    // Another BFF process revokes it: only the database knows.
+    await counted.db.query(
+      `update public.bff_sessions
+       set revoked_at = now(), access_token = null, refresh_token = null where id = $1`,
+      [id],
+    )
+    counted.clock.advance(1500)
+    expect((await browser.get('/api/me/sessions')).status).toBe(200)
+    counted.clock.advance(600)
+    const response = await browser.get('/api/me/sessions')
+    expect(response.status).toBe(401)
+    expect(errorBodySchema.parse(await response.json()).error.code).toBe('session_revoked')
+  })
+})

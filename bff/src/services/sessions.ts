@@ -132,13 +132,23 @@ export function createSessions(options: SessionsOptions): Sessions {
   const inflight = new Map<string, Promise<ResumeResult>>()
   // Cookie → its hash for the cookies seen lately: WebCrypto's digest costs more than the lookup.
   const hashes = createRecentCache<string>({ max: 10_000 })
-  // Token hash → the session looked up lately (see `cacheMs`).
+  // Token hash → the session looked up lately (see `cacheMs`). An entry lives `cacheMs` from its
+  // read, however often it is used, so another process's changes show within that time.
   const cache = createRecentCache<ActiveSession>({
     max: 10_000,
     ttlMs: options.cacheMs ?? 2000,
     clock,
   })
-  const forget = (matches: (session: ActiveSession) => boolean) => cache.deleteWhere(matches)
+  // Token hash → its lookup in flight: the requests of a burst (the cache entry just expired, 50
+  // at once) share one query instead of queueing 50 on the database.
+  const lookups = new Map<string, { generation: number; result: Promise<ResumeResult> }>()
+  // Bumped by every change made here: a lookup that started before one neither caches its
+  // result nor serves requests that arrive after it.
+  let generation = 0
+  const forget = (matches: (session: ActiveSession) => boolean) => {
+    generation++
+    cache.deleteWhere(matches)
+  }
   const hashOf = async (token: string): Promise<string> => {
     let hash = hashes.get(token)
     if (hash === undefined) {
@@ -170,6 +180,8 @@ export function createSessions(options: SessionsOptions): Sessions {
   const expiresSoon = (session: ActiveSession) =>
     session.tokens.expiresAt * 1000 - clock.now() < options.refreshMarginMs
   const stillValid = (session: ActiveSession) => session.tokens.expiresAt * 1000 > clock.now()
+  const touchDue = (session: ActiveSession) =>
+    clock.now() - session.lastSeenAt.getTime() >= options.touchIntervalMs
 
   const readSession = async (id: string) =>
     (await execute(queries.selectFrom('bff_sessions').selectAll().where('id', '=', id), sql))
@@ -308,6 +320,40 @@ export function createSessions(options: SessionsOptions): Sessions {
     }
   }
 
+  /**
+   * Reads the session a cookie's hash names, refreshes its tokens when due (see `refreshOnce`),
+   * marks it seen and keeps it for `cacheMs` — unless something changed here since `started`.
+   */
+  async function lookUp(hash: string, started: number): Promise<ResumeResult> {
+    cache.delete(hash)
+    const row = (
+      await execute(
+        queries.selectFrom('bff_sessions').selectAll().where('token_hash', '=', hash),
+        sql,
+      )
+    ).rows[0]
+    if (row === undefined) return { state: 'unknown' }
+    let session = toActive(row)
+    if (session === null) return { state: 'revoked' }
+    if (expiresSoon(session)) {
+      const flight = refreshOnce(session)
+      if (session.tokens.expiresAt * 1000 - clock.now() > usableForMs) {
+        // The current token still works: answer now, the refresh finishes on its own.
+        const sessionId = session.id
+        flight.catch((error: unknown) => {
+          logger.warn('token refresh failed', { sessionId, error })
+        })
+        return { state: 'active', session: await touch(session) }
+      }
+      const refreshed = await within(flight, waitMs)
+      if (refreshed.state !== 'active') return refreshed
+      session = refreshed.session
+    }
+    session = await touch(session)
+    if (generation === started) cache.set(hash, session)
+    return { state: 'active', session }
+  }
+
   async function touch(session: ActiveSession): Promise<ActiveSession> {
     const now = clock.now()
     if (now - session.lastSeenAt.getTime() < options.touchIntervalMs) return session
@@ -358,38 +404,19 @@ export function createSessions(options: SessionsOptions): Sessions {
       if (!isSessionToken(token)) return { state: 'unknown' }
       const hash = await hashOf(token)
       const cached = cache.get(hash)
-      let session: ActiveSession | null
-      if (cached !== undefined && !expiresSoon(cached)) {
-        session = cached
-      } else {
-        cache.delete(hash)
-        const row = (
-          await execute(
-            queries.selectFrom('bff_sessions').selectAll().where('token_hash', '=', hash),
-            sql,
-          )
-        ).rows[0]
-        if (row === undefined) return { state: 'unknown' }
-        session = toActive(row)
-        if (session === null) return { state: 'revoked' }
-      }
-      if (expiresSoon(session)) {
-        const flight = refreshOnce(session)
-        if (session.tokens.expiresAt * 1000 - clock.now() > usableForMs) {
-          // The current token still works: answer now, the refresh finishes on its own.
-          const sessionId = session.id
-          flight.catch((error: unknown) => {
-            logger.warn('token refresh failed', { sessionId, error })
-          })
-          return { state: 'active', session: await touch(session) }
+      if (cached !== undefined && !expiresSoon(cached) && !touchDue(cached))
+        return { state: 'active', session: cached }
+      let lookup = lookups.get(hash)
+      if (lookup === undefined || lookup.generation !== generation) {
+        const started = { generation, result: lookUp(hash, generation) }
+        lookups.set(hash, started)
+        const done = () => {
+          if (lookups.get(hash) === started) lookups.delete(hash)
         }
-        const refreshed = await within(flight, waitMs)
-        if (refreshed.state !== 'active') return refreshed
-        session = refreshed.session
+        started.result.then(done, done)
+        lookup = started
       }
-      session = await touch(session)
-      cache.set(hash, session)
-      return { state: 'active', session }
+      return lookup.result
     },
 
     async find(userId, sessionId) {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { createPgliteSql } from './pglite-sql.ts'
 import type { PgliteSql } from './pglite-sql.ts'
 import { createTestDatabase, databaseSetupTimeout } from './testing.ts'
 
@@ -94,6 +95,12 @@ describe('PGlite executor', () => {
     )
     // The lock was released: the database still answers.
     expect((await sql.query<{ one: number }>('select 1 as one')).rows).toEqual([{ one: 1 }])
+  })
+
+  it('detects nested use only where asked (the test databases), not by default', () => {
+    expect(sql.mutex.detectsNestedUse).toBe(true)
+    // A second executor over the same instance, only to read its option; it runs no statement.
+    expect(createPgliteSql(sql.pglite).mutex.detectsNestedUse).toBe(false)
   })
 
   it('reports affected rows and returns timestamps as dates and jsonb as values', async () => {

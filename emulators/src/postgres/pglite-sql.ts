@@ -1,5 +1,6 @@
 import type { PGlite, Results, Transaction } from '@electric-sql/pglite'
 import { Mutex } from './mutex.ts'
+import type { MutexOptions } from './mutex.ts'
 import type { QueryResult, Sql, SqlQueryable, SqlValue } from './sql.ts'
 
 /** The PGlite executor; exposes the instance and its lock for the Kysely driver and tests. */
@@ -31,10 +32,11 @@ function queryable(target: PGlite | Transaction): SqlQueryable {
 /**
  * Wraps one PGlite instance. PGlite is a single Postgres session: a statement sent while another
  * caller's transaction is open would run inside that transaction. So every statement and every
- * transaction takes one FIFO lock; callers never interleave.
+ * transaction takes one FIFO lock; callers never interleave. With `detectNestedUse` (tests), a
+ * transaction that calls the database instead of its handle throws instead of deadlocking.
  */
-export function createPgliteSql(pglite: PGlite): PgliteSql {
-  const mutex = new Mutex()
+export function createPgliteSql(pglite: PGlite, options: MutexOptions = {}): PgliteSql {
+  const mutex = new Mutex(options)
   const direct = queryable(pglite)
   return {
     kind: 'pglite',

@@ -113,7 +113,8 @@ export async function createTestDatabase(options: TestDatabaseOptions = {}): Pro
     extensions: { pgcrypto },
     loadDataDir: await pgliteTemplate(migrationsDir),
   })
-  return createPgliteSql(pglite)
+  // Tests catch a transaction calling the database instead of its handle (too slow to serve with).
+  return createPgliteSql(pglite, { detectNestedUse: true })
 }
 
 function databaseUrl(serverUrl: string, database: string): string {
