@@ -38,34 +38,73 @@ export async function lockCustomerByStripeId(
 }
 
 /**
- * The customer's user and all of that user's subscriptions, with the customer row locked until
- * the transaction ends (one statement: a webhook's whole read). Null for a customer we do not know.
+ * Records an event in the ledger and, only when it was not there yet, locks its customer row
+ * until the transaction ends and reads that user's subscriptions: one statement, a webhook's first
+ * round trip. `recorded: false` is a redelivery (nothing locked); `customer: null` a customer we do
+ * not know. The ledger insert runs before the lock (the lock's filter reads it), so two deliveries
+ * of one event wait on the ledger's key alone and cannot deadlock on the customer row.
+ *
+ * The subscriptions are read with the statement's snapshot, which may predate a writer this
+ * statement waited for on the lock: a save passes the version it read (`saveSubscriptionForEvent`)
+ * and is refused if the row moved meanwhile, and the caller then reads again.
  */
-export async function lockCustomerWithSubscriptions(
+export async function recordEventAndLockCustomer(
   tx: SqlQueryable,
+  event: { id: string; type: string; created: number },
+  objectId: string,
   stripeCustomerId: string,
-): Promise<{ userId: string; subscriptions: BillingSubscriptionRow[] } | null> {
+): Promise<
+  | { recorded: false }
+  | {
+      recorded: true
+      customer: { userId: string; subscriptions: BillingSubscriptionRow[] } | null
+    }
+> {
   const { rows } = await execute(
     queries
-      .selectFrom('billing_customers as c')
-      .leftJoin('billing_subscriptions as s', 's.user_id', 'c.user_id')
-      .select('c.user_id as customer_user_id')
-      .selectAll('s')
-      .where('c.stripe_customer_id', '=', stripeCustomerId)
-      .forUpdate('c'),
+      .with('recorded', (db) =>
+        db
+          .insertInto('billing_events')
+          .values({
+            id: event.id,
+            type: event.type,
+            stripe_created_at: new Date(event.created * 1000),
+            object_id: objectId,
+            outcome: 'received',
+          })
+          .onConflict((conflict) => conflict.column('id').doNothing())
+          .returning('id'),
+      )
+      .with('locked', (db) =>
+        db
+          .selectFrom('billing_customers')
+          .select('user_id')
+          .where('stripe_customer_id', '=', stripeCustomerId)
+          .where((eb) => eb.exists(eb.selectFrom('recorded').select('recorded.id')))
+          .forUpdate(),
+      )
+      .selectFrom('recorded')
+      .leftJoin('locked', (join) => join.onTrue())
+      .leftJoin('billing_subscriptions as s', 's.user_id', 'locked.user_id')
+      .select(['recorded.id as recorded_id', 'locked.user_id as customer_user_id'])
+      .selectAll('s'),
     tx,
   )
   const first = rows[0]
-  if (first === undefined) return null
+  if (first === undefined) return { recorded: false }
+  if (first.customer_user_id === null) return { recorded: true, customer: null }
   return {
-    userId: first.customer_user_id,
-    subscriptions: rows.flatMap((row) => {
-      const { customer_user_id: _user, ...subscription } = row
-      // A customer without subscriptions comes back as one row of nulls from the left join.
-      return subscription.stripe_subscription_id === null
-        ? []
-        : [subscription as BillingSubscriptionRow]
-    }),
+    recorded: true,
+    customer: {
+      userId: first.customer_user_id,
+      subscriptions: rows.flatMap((row) => {
+        const { customer_user_id: _user, recorded_id: _event, ...subscription } = row
+        // A customer without subscriptions comes back as one row of nulls from the left join.
+        return subscription.stripe_subscription_id === null
+          ? []
+          : [subscription as BillingSubscriptionRow]
+      }),
+    },
   }
 }
 
@@ -142,7 +181,9 @@ export async function saveSubscription(
 
 /**
  * Writes a subscription and notes the event that brought it as applied, in one statement (a
- * data-modifying CTE: both happen, in the caller's transaction, or neither).
+ * data-modifying CTE: both happen, in the caller's transaction, or neither). `readVersionAt` is
+ * the version the decision was made on (null: no row): when the stored row is no longer that one,
+ * nothing is written and false comes back (read again and decide again).
  */
 export async function saveSubscriptionForEvent(
   tx: SqlQueryable,
@@ -150,10 +191,40 @@ export async function saveSubscriptionForEvent(
   state: SubscriptionState,
   versionAt: Date,
   event: { id: string; outcome: BillingEventOutcome },
-): Promise<void> {
-  await execute(
+  readVersionAt: Date | null,
+): Promise<boolean> {
+  const columns = {
+    user_id: userId,
+    stripe_customer_id: state.stripeCustomerId,
+    plan: state.plan,
+    stripe_price_id: state.stripePriceId,
+    status: state.status,
+    current_period_end: state.currentPeriodEnd,
+    cancel_at: state.cancelAt,
+    canceled_at: state.canceledAt,
+    stripe_created_at: state.stripeCreatedAt,
+    version_at: versionAt,
+  }
+  const { rowCount } = await execute(
     queries
-      .with('saved', () => upsertSubscription(userId, state, versionAt).returning('user_id'))
+      .with('saved', (db) =>
+        db
+          .insertInto('billing_subscriptions')
+          .values({ stripe_subscription_id: state.stripeSubscriptionId, ...columns })
+          .onConflict((conflict) =>
+            conflict
+              .column('stripe_subscription_id')
+              .doUpdateSet({ ...columns, synced_at: raw`now()` })
+              // No row was read: any row found now is someone else's, so nothing is replaced.
+              // (Milliseconds: the precision of the Date the version was read into.)
+              .where(
+                raw<Date>`date_trunc('milliseconds', billing_subscriptions.version_at)`,
+                readVersionAt === null ? 'is' : '=',
+                readVersionAt,
+              ),
+          )
+          .returning('user_id'),
+      )
       .updateTable('billing_events')
       .set({
         outcome: event.outcome,
@@ -161,9 +232,11 @@ export async function saveSubscriptionForEvent(
         // Only a change is "applied"; rewriting the same state only moves the version marker.
         ...(event.outcome === 'unchanged' ? {} : { applied_at: raw<Date>`now()` }),
       })
-      .where('id', '=', event.id),
+      .where('id', '=', event.id)
+      .where((eb) => eb.exists(eb.selectFrom('saved').select('saved.user_id'))),
     tx,
   )
+  return rowCount > 0
 }
 
 export async function deleteSubscription(tx: SqlQueryable, id: string): Promise<void> {

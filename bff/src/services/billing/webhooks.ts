@@ -4,13 +4,14 @@
 import type { Sql, SqlQueryable } from '@tessera/emulators/postgres/sql'
 import type Stripe from 'stripe'
 import { z } from 'zod'
-import type { BillingEventOutcome } from '../../db/schema.ts'
+import type { BillingEventOutcome, BillingSubscriptionRow } from '../../db/schema.ts'
 import type { Logger } from '../../logger.ts'
 import {
-  lockCustomerWithSubscriptions,
   recordEvent,
+  recordEventAndLockCustomer,
   saveSubscriptionForEvent,
   settleEvent,
+  subscriptionsOfUser,
 } from './store.ts'
 import { isStripeMissing } from './stripe-client.ts'
 import {
@@ -140,9 +141,10 @@ async function applyToSubscription(
   const subscriptionId =
     target.kind === 'state' ? target.state.stripeSubscriptionId : target.subscriptionId
   const customerId = target.kind === 'state' ? target.state.stripeCustomerId : target.customerId
-  // The ledger first: a redelivery stops here, before any effect.
-  if (!(await recordEvent(tx, event, subscriptionId, 'received')))
-    return { outcome: 'duplicate', change: null }
+  // The ledger first: a redelivery stops here, before any effect. In the same statement, one
+  // writer per customer: events of one customer apply one after the other.
+  const recorded = await recordEventAndLockCustomer(tx, event, subscriptionId, customerId)
+  if (!recorded.recorded) return { outcome: 'duplicate', change: null }
   const settle = async (
     outcome: Exclude<WebhookOutcome, 'duplicate'>,
     userId: string | null,
@@ -153,10 +155,36 @@ async function applyToSubscription(
     return { outcome, change }
   }
 
-  // One writer per customer: events of one customer apply one after the other.
-  const customer = await lockCustomerWithSubscriptions(tx, customerId)
+  const customer = recorded.customer
   if (customer === null) return settle('unknown_customer', null)
-  const { userId, subscriptions: rows } = customer
+  const { userId } = customer
+  // The rows may be older than a writer the lock waited for (the statement's snapshot came
+  // first); the save then refuses, and they are read again, now under the lock, once.
+  let rows = customer.subscriptions
+  for (let attempt = 1; ; attempt++) {
+    const decided = await decideAndSave(deps, tx, event, target, userId, rows, settle)
+    if (decided !== 'moved') return decided
+    if (attempt >= 2) throw new Error('The subscription row kept changing under the customer lock.')
+    rows = await subscriptionsOfUser(tx, userId)
+  }
+}
+
+/** Applies the event on the rows read; `moved` when the stored row is no longer the one read. */
+async function decideAndSave(
+  deps: WebhookDeps,
+  tx: SqlQueryable,
+  event: EventEnvelope,
+  target: Target,
+  userId: string,
+  rows: BillingSubscriptionRow[],
+  settle: (
+    outcome: Exclude<WebhookOutcome, 'duplicate'>,
+    userId: string | null,
+  ) => Promise<WebhookResult>,
+): Promise<WebhookResult | 'moved'> {
+  const subscriptionId =
+    target.kind === 'state' ? target.state.stripeSubscriptionId : target.subscriptionId
+  const customerId = target.kind === 'state' ? target.state.stripeCustomerId : target.customerId
   const existing = rows.find((row) => row.stripe_subscription_id === subscriptionId)
   const eventAt = event.created * 1000
   const versionAt = existing?.version_at.getTime()
@@ -198,10 +226,15 @@ async function applyToSubscription(
   const changed = existing === undefined || differences(stateOfRow(existing), next).length > 0
   const outcome = changed ? (fetched ? 'refetched' : 'applied') : 'unchanged'
   // The row and the ledger's note in one statement (the round trips are the cost here).
-  await saveSubscriptionForEvent(tx, userId, next, new Date(Math.max(eventAt, versionAt ?? 0)), {
-    id: event.id,
-    outcome,
-  })
+  const saved = await saveSubscriptionForEvent(
+    tx,
+    userId,
+    next,
+    new Date(Math.max(eventAt, versionAt ?? 0)),
+    { id: event.id, outcome },
+    existing?.version_at ?? null,
+  )
+  if (!saved) return 'moved'
   const states = rows.map(stateOfRow)
   const after = [...states.filter((s) => s.stripeSubscriptionId !== subscriptionId), next]
   return {
