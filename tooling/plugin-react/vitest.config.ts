@@ -1,3 +1,3 @@
 import { defineConfig } from 'vitest/config'
 
-export default defineConfig({ test: { name: 'plugin-react', include: ['src/**/*.test.tsx'] } })
+export default defineConfig({ test: { name: 'plugin-react', include: ['src/**/*.test.{ts,tsx}'] } })

@@ -2,7 +2,7 @@ import { lazy, Suspense } from 'react'
 import { CONTRACT_MAJOR, definePlugin } from '@tessera/contracts/plugin'
 import { mountReact } from '@tessera/plugin-react/mount-react'
 import { BillingHeader } from './features/header/components/billing-header.tsx'
-import { withAnnouncedNavigation } from './lib/announce-navigation.ts'
+import { withAnnouncedNavigation } from '@tessera/plugin-react/use-search'
 import './styles/base.css'
 
 // The pages load on first visit only: the header slot, shown on every page, stays small.

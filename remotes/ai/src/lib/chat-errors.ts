@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@tessera/contracts/errors'
-import { asApiError, retryAfterOf } from './api-error.ts'
+import { asApiError, retryAfterOf } from '@tessera/plugin-react/api-error'
 
 /** The next steps an error can offer beside its sentence. */
 export type ChatErrorAction = 'retry' | 'plans' | 'sign-in' | 'edit' | 'reload' | 'new-conversation'

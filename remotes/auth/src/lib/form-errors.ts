@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@tessera/contracts/errors'
-import { asApiError, issuesOf, retryAfterOf } from './api-error.ts'
+import { asApiError, issuesOf, retryAfterOf } from '@tessera/plugin-react/api-error'
 
 /** A next step offered beside an error: a link to an app path, or reloading the page. */
 export type AlertAction = { kind: 'link'; label: string; to: string } | { kind: 'reload' }
@@ -96,7 +96,7 @@ export function describeFailure(error: unknown, fields: readonly string[]): Form
         alert: placed ? null : { ...base, message: sentences[apiError.code] ?? apiError.message },
       }
     case 'rate_limited': {
-      const seconds = retryAfterOf(apiError) ?? 30
+      const seconds = retryAfterOf(apiError.details) ?? 30
       return {
         fieldErrors,
         alert: { ...base, message: rateLimitSentence(seconds), retryAfterSeconds: seconds },

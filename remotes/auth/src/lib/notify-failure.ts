@@ -1,5 +1,5 @@
 import type { Platform } from '@tessera/contracts/platform'
-import { asApiError } from './api-error.ts'
+import { asApiError } from '@tessera/plugin-react/api-error'
 import { describeFailure } from './form-errors.ts'
 
 /** Tells the person, as a notice, that an action outside a form failed and what to do next. */

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState } from 'react'
 import type { SignedIn } from '@tessera/contracts/auth'
-import { asApiError } from './api-error.ts'
+import { asApiError } from '@tessera/plugin-react/api-error'
 import { usePlatform, useSession } from '@tessera/plugin-react/platform'
 import { useClient } from './use-client.ts'
 

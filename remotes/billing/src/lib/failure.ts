@@ -1,5 +1,5 @@
 import type { ErrorCode } from '@tessera/contracts/errors'
-import { asApiError } from './api-error.ts'
+import { asApiError } from '@tessera/plugin-react/api-error'
 
 /** A next step offered beside a failure. */
 export type FailureAction = 'sign-in' | 'reload' | 'portal'

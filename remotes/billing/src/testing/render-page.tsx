@@ -1,12 +1,8 @@
-import { render } from '@testing-library/react'
-import { StrictMode } from 'react'
 import type { ReactNode } from 'react'
 import { vi } from 'vitest'
 import {
-  ApiError,
   entitlementsOf,
   type Entitlements,
-  type ErrorCode,
   type PlanId,
   type PlansResponse,
   type SessionState,
@@ -14,53 +10,10 @@ import {
   type SubscriptionStatus,
 } from '@tessera/contracts'
 import { planList } from '@tessera/contracts/plans'
-import { PlatformProvider } from '@tessera/plugin-react/platform'
-import { createFakePlatform, type FakePlatform } from '@tessera/remote-build/testing'
-import { withAnnouncedNavigation } from '../lib/announce-navigation.ts'
+import { renderRemotePage, type RenderPageOptions } from '@tessera/plugin-react/testing'
 import { externalRedirect } from '../lib/redirect.ts'
 
-export interface ApiCall {
-  method: string
-  path: string
-  body: unknown
-}
-
-type Outcome = Response | ApiError
-type Answer = Outcome | ((call: ApiCall) => Outcome | Promise<Outcome>)
-
-/** A fake BFF: answers by `METHOD /path`, records every call, throws ApiErrors as api.fetch does. */
-export function fakeBff(answers: Record<string, Answer>) {
-  const calls: ApiCall[] = []
-  const fetch = async (input: string, init: RequestInit = {}): Promise<Response> => {
-    const url = new URL(input, 'http://localhost:8787')
-    const method = (init.method ?? 'GET').toUpperCase()
-    const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined
-    const call = { method, path: url.pathname, body }
-    calls.push(call)
-    const answer = answers[`${method} ${url.pathname}`]
-    if (answer === undefined) throw new Error(`fake BFF: no answer for ${method} ${url.pathname}`)
-    const outcome = typeof answer === 'function' ? await answer(call) : answer
-    if (outcome instanceof ApiError) throw outcome
-    return outcome.clone()
-  }
-  return {
-    calls,
-    fetch,
-    callsTo: (key: string) => calls.filter((c) => `${c.method} ${c.path}` === key),
-  }
-}
-
-/** A catalogue error as `platform.api.fetch` throws it. */
-export function apiError(code: ErrorCode): ApiError {
-  return new ApiError(code, { requestId: 'req-1' })
-}
-
-/** Never settles until released: for looking at a page while its request is out. */
-export function deferred<T>() {
-  let resolve: (value: T) => void = () => undefined
-  const promise = new Promise<T>((done) => (resolve = done))
-  return { promise, resolve }
-}
+export { apiError, deferred, fakeBff, type ApiCall } from '@tessera/plugin-react/testing'
 
 /** Entitlements as the BFF derives them, for a plan in a status. */
 export function entitlementsFor(plan: PlanId, status: SubscriptionStatus = 'active'): Entitlements {
@@ -130,45 +83,14 @@ export function watchRedirects(): string[] {
 }
 
 /**
- * Renders `node` as a mounted billing page would be: StrictMode, the platform. `navigate` moves
- * the fake platform's route and the page's address (pages read the query from it).
+ * Renders `node` as a mounted billing page would be: StrictMode, the platform, signed in on Free
+ * unless `session` says otherwise. `navigate` moves the fake platform's route and the page's
+ * address (pages read the query from it).
  */
-export function renderPage(
-  node: ReactNode,
-  options: {
-    path?: string
-    session?: SessionState
-    bff?: ReturnType<typeof fakeBff>
-    /** What `session.refresh()` finds (defaults to the current session). */
-    refreshTo?: SessionState
-  } = {},
-) {
-  const path = options.path ?? '/billing'
-  window.history.replaceState(null, '', path)
-  const routeOf = (to: string) =>
-    new URL(to, 'http://localhost').pathname.slice('/billing'.length) || '/'
-  const platform: FakePlatform = createFakePlatform({
-    remote: { name: 'billing', version: '1.0.0' },
-    route: routeOf(path),
-    session: options.session ?? signedIn(),
-    ...(options.bff ? { fetch: options.bff.fetch } : {}),
-  })
-  let refreshes = 0
-  platform.session.refresh = async () => {
-    refreshes += 1
-    if (options.refreshTo) platform.setSession(options.refreshTo)
-    return platform.session.current()
-  }
-  const navigate = platform.navigate.bind(platform)
-  platform.navigate = (to, navigateOptions) => {
-    navigate(to, navigateOptions)
-    window.history.replaceState(null, '', to)
-    if (to.startsWith('/billing')) platform.setRoute(routeOf(to))
-  }
-  const view = render(
-    <StrictMode>
-      <PlatformProvider platform={withAnnouncedNavigation(platform)}>{node}</PlatformProvider>
-    </StrictMode>,
+export function renderPage(node: ReactNode, options: Partial<RenderPageOptions> = {}) {
+  return renderRemotePage(
+    node,
+    { name: 'billing' },
+    { ...options, path: options.path ?? '/billing', session: options.session ?? signedIn() },
   )
-  return { platform, view, refreshes: () => refreshes }
 }

@@ -1,5 +1,5 @@
 import type { ChatMessage, Conversation } from '@tessera/contracts/assistant'
-import { asApiError, isAbort } from '../../lib/api-error.ts'
+import { asApiError, isAbort } from '@tessera/plugin-react/api-error'
 import type { AssistantApi, ChatStreamEvent } from '../../lib/assistant-api.ts'
 import { chatErrorOf, describeChatError, type ChatError } from '../../lib/chat-errors.ts'
 

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { Usage } from '@tessera/contracts/assistant'
 import { USAGE_EVENT_TYPE } from '../../lib/contract-values.ts'
 import { usePlatform, useSession } from '@tessera/plugin-react/platform'
-import { asApiError } from '../../lib/api-error.ts'
+import { asApiError } from '@tessera/plugin-react/api-error'
 import { createAssistantApi } from '../../lib/assistant-api.ts'
 
 export type UsageState =

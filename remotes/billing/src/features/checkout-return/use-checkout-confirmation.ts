@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { CheckoutStatus } from '@tessera/contracts/billing'
 import { usePlatform } from '@tessera/plugin-react/platform'
-import { asApiError } from '../../lib/api-error.ts'
+import { asApiError } from '@tessera/plugin-react/api-error'
 import { describeFailure, type Failure } from '../../lib/failure.ts'
 import { ENTITLEMENTS_EVENT, SUBSCRIPTION_EVENT } from '../../lib/live-event-types.ts'
 import { useBillingApi } from '../../lib/use-billing-api.ts'

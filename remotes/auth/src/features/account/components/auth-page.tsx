@@ -1,8 +1,7 @@
-import { createContext, use, useEffect, useRef } from 'react'
 import type { ReactNode } from 'react'
+import { useHeadingFocus } from '@tessera/plugin-react/page'
 
-/** Whether pages should take focus to their heading: true once the person moved between pages. */
-export const HeadingFocusContext = createContext(false)
+export { HeadingFocusContext, Progress } from '@tessera/plugin-react/page'
 
 interface AuthPageProps {
   title: string
@@ -17,11 +16,7 @@ interface AuthPageProps {
  * goes to the heading, as a page load would put it at the top, so screen readers announce it.
  */
 export function AuthPage({ title, intro, width = 'narrow', children }: AuthPageProps) {
-  const focusHeading = use(HeadingFocusContext)
-  const headingRef = useRef<HTMLHeadingElement>(null)
-  useEffect(() => {
-    if (focusHeading) headingRef.current?.focus({ preventScroll: true })
-  }, [focusHeading])
+  const headingRef = useHeadingFocus()
   return (
     <div className={`auth-page auth-page--${width}`}>
       <div className="auth-page__header">
@@ -32,15 +27,5 @@ export function AuthPage({ title, intro, width = 'narrow', children }: AuthPageP
       </div>
       {children}
     </div>
-  )
-}
-
-/** A polite progress line with a spinner, for pages waiting on the BFF. */
-export function Progress({ children }: { children: ReactNode }) {
-  return (
-    <p className="progress" role="status">
-      <span className="spinner" aria-hidden="true" />
-      {children}
-    </p>
   )
 }

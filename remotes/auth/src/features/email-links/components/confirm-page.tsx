@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { ConfirmType, SignedIn } from '@tessera/contracts/auth'
 import { AppLink } from '@tessera/plugin-react/app-link'
-import { asApiError, retryAfterOf } from '../../../lib/api-error.ts'
+import { asApiError, retryAfterOf } from '@tessera/plugin-react/api-error'
 import type { AuthClient } from '../../../lib/client.ts'
 import { authPaths, DEFAULT_DESTINATION } from '../../../lib/destinations.ts'
 import { safeNextPath } from '../../../lib/next-path.ts'
@@ -154,7 +154,7 @@ export function ConfirmPage() {
               'This link has expired or has already been used. Links work once, for a limited time.',
           })
         } else if (apiError?.code === 'rate_limited') {
-          const seconds = retryAfterOf(apiError) ?? 30
+          const seconds = retryAfterOf(apiError.details) ?? 30
           setState({
             status: 'failed',
             reason: 'rate-limited',

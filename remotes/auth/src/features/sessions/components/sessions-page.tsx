@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { DeviceSession } from '@tessera/contracts/auth'
-import { asApiError } from '../../../lib/api-error.ts'
+import { asApiError } from '@tessera/plugin-react/api-error'
 import { authPaths } from '../../../lib/destinations.ts'
 import { notifyFailure } from '../../../lib/notify-failure.ts'
 import { usePlatform } from '@tessera/plugin-react/platform'

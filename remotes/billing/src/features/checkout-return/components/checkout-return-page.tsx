@@ -1,7 +1,7 @@
 import { AppLink } from '@tessera/plugin-react/app-link'
 import { useSession } from '@tessera/plugin-react/platform'
 import { billingPaths, otherPaths, withNext } from '../../../lib/paths.ts'
-import { useSearchParams } from '../../../lib/use-search.ts'
+import { useSearchParams } from '@tessera/plugin-react/use-search'
 import { BillingPage } from '../../layout/components/billing-page.tsx'
 import { FailureAlert } from '../../layout/components/failure-alert.tsx'
 import {

@@ -1,8 +1,7 @@
-import { createContext, use, useEffect, useRef } from 'react'
 import type { ReactNode } from 'react'
+import { useHeadingFocus } from '@tessera/plugin-react/page'
 
-/** Whether pages should take focus to their heading: true once the person moved between pages. */
-export const HeadingFocusContext = createContext(false)
+export { HeadingFocusContext, Progress } from '@tessera/plugin-react/page'
 
 interface BillingPageProps {
   title: string
@@ -20,20 +19,7 @@ interface BillingPageProps {
  * goes to the heading, as a page load would put it at the top, so screen readers announce it.
  */
 export function BillingPage({ title, intro, result, children }: BillingPageProps) {
-  const focusHeading = use(HeadingFocusContext)
-  const headingRef = useRef<HTMLHeadingElement>(null)
-  const shownResult = useRef(result)
-
-  useEffect(() => {
-    if (focusHeading) headingRef.current?.focus({ preventScroll: true })
-  }, [focusHeading])
-
-  useEffect(() => {
-    if (result === shownResult.current) return
-    shownResult.current = result
-    headingRef.current?.focus({ preventScroll: true })
-  }, [result])
-
+  const headingRef = useHeadingFocus(result)
   return (
     <div className="billing-page">
       <div className="billing-page__header">
@@ -44,15 +30,5 @@ export function BillingPage({ title, intro, result, children }: BillingPageProps
       </div>
       {children}
     </div>
-  )
-}
-
-/** A polite progress line with a spinner, for pages waiting on the BFF. */
-export function Progress({ children }: { children: ReactNode }) {
-  return (
-    <p className="progress" role="status">
-      <span className="spinner" aria-hidden="true" />
-      {children}
-    </p>
   )
 }

@@ -1,5 +1,5 @@
 import type { ReactNode, RefObject } from 'react'
-import { AppLink } from '@tessera/plugin-react/app-link'
+import { ErrorAlert } from '@tessera/plugin-react/error-alert'
 import type { Failure } from '../../../lib/failure.ts'
 import { otherPaths, withNext } from '../../../lib/paths.ts'
 
@@ -12,42 +12,23 @@ interface FailureAlertProps {
   children?: ReactNode
 }
 
-/**
- * A failure: role=alert so it is read out when it appears, focusable so focus can move to it,
- * with the next step beside the sentence and the code small for support.
- */
+/** A billing failure as an alert, with the way back in when the session has ended. */
 export function FailureAlert({ failure, alertRef, returnTo, children }: FailureAlertProps) {
   return (
-    <div ref={alertRef} role="alert" tabIndex={-1} className="failure">
-      <p className="failure__message">{failure.message}</p>
-      {failure.action === 'sign-in' && (
-        <p className="failure__action">
-          <AppLink to={withNext(otherPaths.signIn, returnTo)}>Sign in again</AppLink>
-        </p>
-      )}
-      {failure.action === 'reload' && (
-        <p className="failure__action">
-          <button
-            type="button"
-            className="button button--secondary"
-            onClick={() => location.reload()}
-          >
-            Reload the page
-          </button>
-        </p>
-      )}
+    <ErrorAlert
+      block="failure"
+      message={failure.message}
+      link={
+        failure.action === 'sign-in'
+          ? { to: withNext(otherPaths.signIn, returnTo), label: 'Sign in again' }
+          : undefined
+      }
+      reload={failure.action === 'reload'}
+      code={failure.code}
+      requestId={failure.requestId}
+      alertRef={alertRef}
+    >
       {children}
-      {failure.code && (
-        <p className="failure__code">
-          Code <code>{failure.code}</code>
-          {failure.requestId && (
-            <>
-              {' '}
-              · request <code>{failure.requestId}</code>
-            </>
-          )}
-        </p>
-      )}
-    </div>
+    </ErrorAlert>
   )
 }

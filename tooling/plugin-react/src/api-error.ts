@@ -44,9 +44,17 @@ export function issuesOf(error: ApiErrorLike): FieldIssue[] {
 }
 
 /** Seconds to wait after `rate_limited` (`details.retryAfterSeconds`), at least one. */
-export function retryAfterOf(error: ApiErrorLike): number | null {
-  const seconds = error.details?.retryAfterSeconds
+export function retryAfterOf(details: Record<string, unknown> | undefined): number | null {
+  const seconds = details?.retryAfterSeconds
   return typeof seconds === 'number' && Number.isFinite(seconds)
     ? Math.max(1, Math.ceil(seconds))
     : null
+}
+
+/** Whether a failure is the caller's own abort (Stop, leaving the page), not an outage. */
+export function isAbort(error: unknown): boolean {
+  return (
+    (error instanceof DOMException || error instanceof Error) &&
+    (error.name === 'AbortError' || error.name === 'TimeoutError')
+  )
 }

@@ -1,0 +1,51 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react'
+import type { ReactNode } from 'react'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createFakePlatform } from '@tessera/remote-build/testing'
+import { ErrorAlert } from './error-alert.tsx'
+import { PlatformProvider } from './platform.tsx'
+
+afterEach(cleanup)
+
+function renderAlert(node: ReactNode) {
+  const platform = createFakePlatform({ remote: { name: 'auth', version: '1.0.0' } })
+  return render(<PlatformProvider platform={platform}>{node}</PlatformProvider>)
+}
+
+describe('ErrorAlert', () => {
+  it('says what went wrong with the next step, the page’s own steps and the code to quote', () => {
+    renderAlert(
+      <ErrorAlert
+        block="form-alert"
+        message="Your session has ended."
+        link={{ to: '/auth/sign-in', label: 'Sign in again' }}
+        code="unauthenticated"
+        requestId="req-7"
+      >
+        <button type="button">Resend</button>
+      </ErrorAlert>,
+    )
+    const alert = screen.getByRole('alert')
+    expect(alert.className).toBe('form-alert')
+    expect(alert.getAttribute('tabindex')).toBe('-1')
+    expect(alert.querySelector('.form-alert__message')?.textContent).toBe('Your session has ended.')
+    expect(screen.getByRole('link', { name: 'Sign in again' }).getAttribute('href')).toBe(
+      '/auth/sign-in',
+    )
+    expect(screen.getByRole('button', { name: 'Resend' })).toBeTruthy()
+    expect(alert.querySelector('.form-alert__code')?.textContent).toBe(
+      'Code unauthenticated · request req-7',
+    )
+    expect(screen.queryByRole('button', { name: 'Reload the page' })).toBeNull()
+  })
+
+  it('offers a reload and leaves out the code line when there is no code', () => {
+    renderAlert(
+      <ErrorAlert block="failure" message="This page is out of date." reload code={null} />,
+    )
+    expect(screen.getByRole('button', { name: 'Reload the page' })).toBeTruthy()
+    expect(screen.getByRole('alert').querySelector('.failure__code')).toBeNull()
+    expect(screen.queryByRole('link')).toBeNull()
+  })
+})
