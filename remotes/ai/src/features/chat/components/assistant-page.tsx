@@ -24,6 +24,7 @@ import { FailurePanel } from './failure-panel.tsx'
 import { MessageThread, type ThreadControl } from './message-thread.tsx'
 import '../../../styles/controls.css'
 import '../assistant.css'
+import { Icon } from '../../../lib/icon.tsx'
 
 const suggestions = [
   'Explain what a micro-frontend is, with a small example.',
@@ -207,18 +208,7 @@ export default function AssistantPage() {
             className="button button--primary assistant__new"
             onClick={newConversation}
           >
-            <svg
-              viewBox="0 0 24 24"
-              width="16"
-              height="16"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2.2"
-              strokeLinecap="round"
-              aria-hidden="true"
-            >
-              <path d="M12 5v14M5 12h14" />
-            </svg>
+            <Icon d="M12 5v14M5 12h14" strokeWidth={2.2} />
             New conversation
           </button>
           <button
@@ -261,18 +251,7 @@ export default function AssistantPage() {
               aria-controls={panelId}
               onClick={() => setPanelOpen((open) => !open)}
             >
-              <svg
-                viewBox="0 0 24 24"
-                width="16"
-                height="16"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2"
-                strokeLinecap="round"
-                aria-hidden="true"
-              >
-                <path d="M4 6h16M4 12h16M4 18h10" />
-              </svg>
+              <Icon d="M4 6h16M4 12h16M4 18h10" />
               <span className="visually-hidden">Conversations</span>
             </button>
           }

@@ -3,6 +3,7 @@ import type { ReactNode, RefObject } from 'react'
 import type { ChatMessage } from '@tessera/contracts/assistant'
 import { useFollowScroll } from '../use-follow-scroll.ts'
 import { MessageItem, ThinkingItem } from './message-item.tsx'
+import { Icon } from '../../../lib/icon.tsx'
 
 interface MessageThreadProps {
   messages: ChatMessage[]
@@ -92,19 +93,7 @@ function Thread({
       </div>
       {!following && (
         <button type="button" className="thread__jump" onClick={() => toLatest({ smooth: true })}>
-          <svg
-            viewBox="0 0 24 24"
-            width="16"
-            height="16"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2.2"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-            aria-hidden="true"
-          >
-            <path d="M12 5v14M5 12l7 7 7-7" />
-          </svg>
+          <Icon d="M12 5v14M5 12l7 7 7-7" strokeWidth={2.2} />
           Jump to latest
         </button>
       )}

@@ -3,6 +3,7 @@ import type { FormEvent, KeyboardEvent, ReactNode, RefObject } from 'react'
 import { MESSAGE_MAX_LENGTH } from '../../../lib/contract-values.ts'
 import { formatCount } from '../../../lib/format.ts'
 import '../composer.css'
+import { Icon } from '../../../lib/icon.tsx'
 
 /** The counter appears once a message is this close to the limit. */
 const COUNT_FROM = Math.floor(MESSAGE_MAX_LENGTH * 0.85)
@@ -91,19 +92,7 @@ export function Composer({
             </button>
           ) : (
             <button type="submit" className="composer__button" disabled={!canSend}>
-              <svg
-                viewBox="0 0 24 24"
-                width="16"
-                height="16"
-                fill="none"
-                stroke="currentColor"
-                strokeWidth="2.2"
-                strokeLinecap="round"
-                strokeLinejoin="round"
-                aria-hidden="true"
-              >
-                <path d="M12 19V5M5 12l7-7 7 7" />
-              </svg>
+              <Icon d="M12 19V5M5 12l7-7 7 7" strokeWidth={2.2} />
               Send
             </button>
           )}

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react'
 import type { FormEvent, ReactNode, RefObject } from 'react'
 import { CONVERSATION_TITLE_MAX_LENGTH } from '../../../lib/contract-values.ts'
 import type { ChatError } from '../../../lib/chat-errors.ts'
+import { Icon } from '../../../lib/icon.tsx'
 
 interface ConversationHeaderProps {
   title: string
@@ -152,19 +153,7 @@ export function ConversationHeader({ title, headingRef, start, actions }: Conver
               setStep('renaming')
             }}
           >
-            <svg
-              viewBox="0 0 24 24"
-              width="16"
-              height="16"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-              aria-hidden="true"
-            >
-              <path d="M4 20h4L19 9l-4-4L4 16v4ZM13.5 6.5l4 4" />
-            </svg>
+            <Icon d="M4 20h4L19 9l-4-4L4 16v4ZM13.5 6.5l4 4" />
             <span className="chat-header__label">Rename</span>
           </button>
           <button
@@ -173,19 +162,7 @@ export function ConversationHeader({ title, headingRef, start, actions }: Conver
             className="button button--quiet button--small button--danger-text"
             onClick={() => setStep('confirming')}
           >
-            <svg
-              viewBox="0 0 24 24"
-              width="16"
-              height="16"
-              fill="none"
-              stroke="currentColor"
-              strokeWidth="2"
-              strokeLinecap="round"
-              strokeLinejoin="round"
-              aria-hidden="true"
-            >
-              <path d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" />
-            </svg>
+            <Icon d="M4 7h16M10 11v6M14 11v6M6 7l1 13h10l1-13M9 7V4h6v3" />
             <span className="chat-header__label">Delete</span>
           </button>
         </div>
