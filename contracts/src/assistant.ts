@@ -1,10 +1,9 @@
 import { z } from 'zod'
 import { errorCodes } from './errors.ts'
 import { assistantModels } from './plans.ts'
+import { CONVERSATION_TITLE_MAX_LENGTH, MESSAGE_MAX_LENGTH } from './assistant-values.ts'
 
-/** Longest message a person can send (characters). */
-export const MESSAGE_MAX_LENGTH = 16_000
-export const CONVERSATION_TITLE_MAX_LENGTH = 120
+export * from './assistant-values.ts'
 
 /** A conversation in the list (`/api/assistant/conversations`); dates are ISO 8601. */
 export const conversationSchema = z.object({
@@ -145,5 +144,3 @@ export const usageSchema = z.object({
   periodEnd: z.string(),
 })
 export type Usage = z.infer<typeof usageSchema>
-
-export const USAGE_EVENT_TYPE = 'assistant.usage'

@@ -109,14 +109,15 @@ export function createBilling(deps: BillingDeps): Billing {
   const prices = new Map<PlanId, { id: string; until: number }>()
   let reconciling = false
 
+  // Requests that miss at once share one read; a read that started before a change applied in
+  // this process is not kept over it (the cache's generations).
   const readCurrent = async (claims: UserClaims): Promise<SubscriptionState | null> => {
-    const cached = cache.get(claims.sub)
-    if (cached !== undefined) return cached.current
-    // As the user: RLS decides which rows they reach.
-    const rows = await withUser(sql, claims, (tx) => subscriptionsOfUser(tx, claims.sub))
-    const current = currentSubscription(rows.map(stateOfRow))
-    cache.set(claims.sub, { current })
-    return current
+    const kept = await cache.getOrLoad(claims.sub, async () => {
+      // As the user: RLS decides which rows they reach.
+      const rows = await withUser(sql, claims, (tx) => subscriptionsOfUser(tx, claims.sub))
+      return { current: currentSubscription(rows.map(stateOfRow)) }
+    })
+    return kept?.current ?? null
   }
 
   /** Tells the user's open tabs, and replaces the kept read, after a change was committed. */

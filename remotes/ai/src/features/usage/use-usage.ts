@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { Usage } from '@tessera/contracts/assistant'
-import { USAGE_EVENT_TYPE } from '../../lib/contract-values.ts'
+import { USAGE_EVENT_TYPE } from '@tessera/contracts/assistant-values'
 import { usePlatform, useSession } from '@tessera/plugin-react/platform'
 import { asApiError } from '@tessera/plugin-react/api-error'
 import { createAssistantApi } from '../../lib/assistant-api.ts'

@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import type { FormEvent, KeyboardEvent, ReactNode, RefObject } from 'react'
-import { MESSAGE_MAX_LENGTH } from '../../../lib/contract-values.ts'
+import { MESSAGE_MAX_LENGTH } from '@tessera/contracts/assistant-values'
 import { formatCount } from '../../../lib/format.ts'
 import '../composer.css'
 import { Icon } from '../../../lib/icon.tsx'

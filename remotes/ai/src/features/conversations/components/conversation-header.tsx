@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { FormEvent, ReactNode, RefObject } from 'react'
-import { CONVERSATION_TITLE_MAX_LENGTH } from '../../../lib/contract-values.ts'
+import { CONVERSATION_TITLE_MAX_LENGTH } from '@tessera/contracts/assistant-values'
 import type { ChatError } from '../../../lib/chat-errors.ts'
 import { Icon } from '../../../lib/icon.tsx'
 
