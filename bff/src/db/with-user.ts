@@ -7,18 +7,20 @@ export type UserClaims = { sub: string; role: string } & Record<string, unknown>
  * Runs `fn` in a transaction as the `authenticated` role with the user's claims, as Supabase's
  * API gateway does, so RLS policies (`auth.uid()`) apply to every statement `fn` runs on `tx`.
  * Both settings are transaction-local: they end with the transaction, even on a shared session.
+ * `readOnly` for reads: Postgres refuses their writes, and they need not wait for `commit`.
  */
 export function withUser<T>(
   sql: Sql,
   claims: UserClaims,
   fn: (tx: SqlTransaction) => Promise<T>,
+  options: { readOnly?: boolean } = {},
 ): Promise<T> {
-  return sql.transaction(async (tx) => {
-    // One round trip: set_config('role', …, true) is `set local role`.
-    await tx.query(
-      `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`,
-      [JSON.stringify(claims)],
-    )
-    return fn(tx)
+  return sql.transaction(fn, {
+    ...options,
+    // One statement, sent with `fn`'s first: set_config('role', …, true) is `set local role`.
+    opening: {
+      text: `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', $1, true)`,
+      params: [JSON.stringify(claims)],
+    },
   })
 }

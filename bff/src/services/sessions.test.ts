@@ -134,15 +134,17 @@ describe('lookups in memory', () => {
           if (text.includes('from "bff_sessions" where "token_hash" =')) sent.sessionReads++
           return db.query(text, params)
         },
-        transaction: (fn) =>
-          db.transaction((tx) =>
-            fn({
-              ...tx,
-              query(text, params) {
-                if (text.startsWith('select * from "profiles"')) sent.profileReads++
-                return tx.query(text, params)
-              },
-            }),
+        transaction: (fn, options) =>
+          db.transaction(
+            (tx) =>
+              fn({
+                ...tx,
+                query(text, params) {
+                  if (text.startsWith('select * from "profiles"')) sent.profileReads++
+                  return tx.query(text, params)
+                },
+              }),
+            options,
           ),
       }),
     })

@@ -44,7 +44,16 @@ export function createPgliteSql(pglite: PGlite, options: MutexOptions = {}): Pgl
     mutex,
     query: (text, params) => mutex.run(() => direct.query(text, params)),
     exec: (text) => mutex.run(() => direct.exec(text)),
-    transaction: (fn) => mutex.run(() => pglite.transaction((tx) => fn(queryable(tx)))),
+    transaction: (fn, options = {}) =>
+      mutex.run(() =>
+        pglite.transaction(async (tx) => {
+          const handle = queryable(tx)
+          if (options.readOnly === true) await handle.query('set transaction read only')
+          if (options.opening !== undefined)
+            await handle.query(options.opening.text, options.opening.params)
+          return fn(handle)
+        }),
+      ),
     close: () =>
       mutex.run(async () => {
         if (!pglite.closed) await pglite.close()

@@ -1,5 +1,5 @@
 import postgres from 'postgres'
-import type { QueryResult, Sql, SqlQueryable, SqlValue } from './sql.ts'
+import type { QueryResult, Sql, SqlQueryable, SqlValue, TransactionOptions } from './sql.ts'
 
 export interface PostgresJsOptions {
   /** Pool size; 1 when the server is a single-session proxy such as pglite-socket. */
@@ -8,10 +8,22 @@ export interface PostgresJsOptions {
 
 type Client = postgres.Sql | postgres.TransactionSql
 
+/**
+ * One statement. With parameters it is a named prepared statement, kept per connection: unprepared,
+ * postgres.js asks the server for the parameters' types first, a round trip of its own on every
+ * query, and sends nothing after it until the answer. `?prepare=false` in the URL turns this off,
+ * for a pooler in transaction mode (PgBouncer, Supabase's port 6543).
+ */
+function statement(client: Client, text: string, params: readonly SqlValue[] = []) {
+  return client.unsafe(text, params as postgres.ParameterOrJSON<never>[], {
+    prepare: params.length > 0,
+  })
+}
+
 function queryable(client: Client): SqlQueryable {
   return {
     async query<T>(text: string, params: readonly SqlValue[] = []): Promise<QueryResult<T>> {
-      const rows = await client.unsafe(text, params as postgres.ParameterOrJSON<never>[])
+      const rows = await statement(client, text, params)
       return { rows: rows as unknown as T[], rowCount: rows.count }
     },
     async exec(text: string) {
@@ -43,9 +55,51 @@ export function createPostgresJsSql(url: string, options: PostgresJsOptions = {}
     kind: 'postgres',
     query: direct.query,
     exec: direct.exec,
-    async transaction<T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T> {
-      const result = await client.begin((tx) => fn(queryable(tx)))
-      return result as T
+    async transaction<T>(
+      fn: (tx: SqlQueryable) => Promise<T>,
+      options: TransactionOptions = {},
+    ): Promise<T> {
+      // On a connection of its own, `begin` and the opening statement are sent without waiting
+      // for their answers: they go out with `fn`'s first statement (postgres.js pipelines a
+      // connection's queries), so a short transaction costs two round trips (its statements, then
+      // `commit`) where `sql.begin` would take four. Postgres runs them in order, and a failed
+      // one aborts the transaction, so nothing of `fn` runs outside it or without its opening.
+      const connection = await client.reserve()
+      let result: T
+      try {
+        const opening = [connection.unsafe(options.readOnly === true ? 'begin read only' : 'begin')]
+        if (options.opening !== undefined) {
+          opening.push(statement(connection, options.opening.text, options.opening.params))
+        }
+        // Sends them now, in order; their failures are reported below.
+        for (const statement of opening) statement.catch(() => undefined)
+        const openingFailure = async (): Promise<unknown> => {
+          for (const outcome of await Promise.allSettled(opening))
+            if (outcome.status === 'rejected') return outcome.reason
+          return undefined
+        }
+        try {
+          result = await fn(queryable(connection))
+          const failed = await openingFailure()
+          if (failed !== undefined) throw failed
+        } catch (error) {
+          // A connection that broke has no transaction left to end: the first failure is the news.
+          await connection.unsafe('rollback').catch(() => undefined)
+          // A statement after a failed opening fails only as "transaction aborted": report why.
+          throw (await openingFailure()) ?? error
+        }
+      } catch (error) {
+        connection.release()
+        throw error
+      }
+      // The connection goes back to the pool once `commit` is answered (postgres.js sends a
+      // query a tick after it is made: released sooner, the commit could be lost behind the
+      // next user's statements). A read has nothing to make durable, so its result is final
+      // already and is returned at once.
+      const committing = connection.unsafe('commit').finally(() => connection.release())
+      if (options.readOnly === true) committing.catch(() => undefined)
+      else await committing
+      return result
     },
     close: () => client.end({ timeout: 5 }),
   }

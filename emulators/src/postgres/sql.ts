@@ -29,13 +29,34 @@ export interface SqlQueryable {
 
 export type SqlTransaction = SqlQueryable
 
+/** One statement with its parameters. */
+export interface SqlStatement {
+  text: string
+  params?: readonly SqlValue[]
+}
+
+export interface TransactionOptions {
+  /**
+   * A statement that opens the transaction, before `fn` runs (such as setting the role). Its
+   * failure fails the transaction. On a server it travels with `begin` and `fn`'s first
+   * statement instead of costing round trips of its own.
+   */
+  opening?: SqlStatement
+  /**
+   * The transaction only reads: it may not write (Postgres refuses), and on a server its result
+   * is returned without waiting for `commit`, which has nothing left to make durable.
+   */
+  readOnly?: boolean
+}
+
 export interface Sql extends SqlQueryable {
   readonly kind: 'pglite' | 'postgres'
   /**
-   * Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. On PGlite
+   * Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. A wrapper
+   * around an executor must pass `options` on: the opening may be what confines `fn` (a role). On PGlite
    * transactions are serialised (one session); on a server they run in parallel, so take row locks.
    */
-  transaction<T>(fn: (tx: SqlTransaction) => Promise<T>): Promise<T>
+  transaction<T>(fn: (tx: SqlTransaction) => Promise<T>, options?: TransactionOptions): Promise<T>
   close(): Promise<void>
 }
 

@@ -73,7 +73,7 @@ function faultyDatabase(db: Sql): { sql: Sql; faults: DatabaseFaults } {
       kind: db.kind,
       query: direct.query,
       exec: direct.exec,
-      transaction: (fn) => db.transaction((tx) => fn(wrap(tx))),
+      transaction: (fn, options) => db.transaction((tx) => fn(wrap(tx)), options),
       close: () => db.close(),
     },
     faults: {

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { Sql } from './sql.ts'
+import { createTestDatabase, databaseSetupTimeout, testDatabaseKind } from './testing.ts'
+
+// The executor's transaction contract, on whichever engine this run tests (PGlite, or the
+// PostgreSQL server of the test command's second pass).
+let sql: Sql
+beforeAll(async () => {
+  sql = await createTestDatabase({ migrationsDir: false })
+  await sql.exec('create table notes (body text not null)')
+}, databaseSetupTimeout)
+afterAll(() => sql.close())
+
+const settingOf = (tx: Pick<Sql, 'query'>) =>
+  tx
+    .query<{ value: string | null }>(
+      `select nullif(current_setting('app.note', true), '') as value`,
+    )
+    .then(({ rows }) => rows[0]?.value ?? null)
+
+const notes = async () =>
+  (await sql.query<{ body: string }>('select body from notes order by body')).rows.map(
+    (row) => row.body,
+  )
+
+describe(`transactions (${testDatabaseKind})`, () => {
+  it('runs the opening statement before the first statement of the transaction', async () => {
+    const seen = await sql.transaction((tx) => settingOf(tx), {
+      opening: { text: `select set_config('app.note', $1, true)`, params: ['opened'] },
+    })
+    expect(seen).toBe('opened')
+  })
+
+  it('commits what the transaction wrote once it resolves', async () => {
+    await sql.transaction(async (tx) => {
+      await tx.query('insert into notes (body) values ($1)', ['kept'])
+    })
+    expect(await notes()).toContain('kept')
+  })
+
+  it('rolls back everything when the transaction throws', async () => {
+    const failure = new Error('changed my mind')
+    await expect(
+      sql.transaction(async (tx) => {
+        await tx.query('insert into notes (body) values ($1)', ['rolled back'])
+        throw failure
+      }),
+    ).rejects.toBe(failure)
+    expect(await notes()).not.toContain('rolled back')
+  })
+
+  it('fails with the opening’s own error when the opening fails, and writes nothing', async () => {
+    const attempt = sql.transaction(
+      async (tx) => {
+        await tx.query('insert into notes (body) values ($1)', ['after a failed opening'])
+      },
+      { opening: { text: 'select 1 / $1::int', params: [0] } },
+    )
+    await expect(attempt).rejects.toThrow(/division by zero/)
+    expect(await notes()).not.toContain('after a failed opening')
+  })
+
+  it('refuses a write in a read-only transaction, and keeps nothing of it', async () => {
+    await expect(
+      sql.transaction(
+        (tx) => tx.query('insert into notes (body) values ($1)', ['written while reading']),
+        { readOnly: true },
+      ),
+    ).rejects.toThrow(/read-only transaction/)
+    expect(await notes()).not.toContain('written while reading')
+  })
+
+  it('answers read-only transactions at once, their connections fit for what comes next', async () => {
+    // Many more than the server pool has connections, reads and writes interleaved, so every
+    // connection is taken again right after a read handed it back before its commit was answered.
+    const rounds = Array.from({ length: 40 }, async (_, round) => {
+      const seen = await sql.transaction((tx) => settingOf(tx), {
+        readOnly: true,
+        opening: { text: `select set_config('app.note', $1, true)`, params: [`read ${round}`] },
+      })
+      expect(seen).toBe(`read ${round}`)
+      await sql.transaction(async (tx) => {
+        expect(await settingOf(tx)).toBeNull()
+        await tx.query('insert into notes (body) values ($1)', [`round ${round}`])
+      })
+    })
+    await Promise.all(rounds)
+    const stored = await notes()
+    for (let round = 0; round < 40; round += 1) expect(stored).toContain(`round ${round}`)
+  })
+
+  it('leaves no setting of a transaction behind for the next one', async () => {
+    // More transactions than the server pool has connections, so each connection is reused.
+    for (let round = 0; round < 12; round += 1) {
+      await sql.transaction(async () => undefined, {
+        opening: { text: `select set_config('app.note', 'left over', true)` },
+      })
+      expect(await sql.transaction((tx) => settingOf(tx))).toBeNull()
+    }
+  })
+})
