@@ -262,6 +262,52 @@ describe('POST /api/billing/webhook: events', () => {
     await t.webhooksSettled()
   })
 
+  it('settles a same-second event that agrees with the stored row without asking Stripe', async () => {
+    const { userId, customerId, subscriptionId } = await heldSubscription('agree')
+    const completed = eventsOf(customerId, /^checkout\.session\.completed$/)
+    const created = eventsOf(customerId, /^customer\.subscription\.created$/)
+    expect(completed[0]?.created).toBe(created[0]?.created)
+    // The session re-fetches: the row holds Stripe's state, marked with that second.
+    await deliver(completed.map((event) => event.id))
+    // Were the subscription asked for now, the delivery would fail (and be retried).
+    t.emulator.control.injectFault({
+      count: 10,
+      method: 'GET',
+      path: `/v1/subscriptions/${subscriptionId}`,
+      status: 503,
+    })
+    try {
+      await deliver(created.map((event) => event.id))
+    } finally {
+      t.emulator.control.clearFaults()
+    }
+    const ledger = await t.ledger()
+    expect(ledger.find((row) => row.id === completed[0]?.id)?.outcome).toBe('refetched')
+    expect(ledger.find((row) => row.id === created[0]?.id)?.outcome).toBe('unchanged')
+    await expectStoredAsStripe(userId, subscriptionId)
+    t.emulator.control.resumeWebhooks()
+    await t.webhooksSettled()
+  })
+
+  it('asks Stripe when a same-second event disagrees with the stored row', async () => {
+    const { userId, customerId, subscriptionId } = await heldSubscription('disagree')
+    const created = eventsOf(customerId, /^customer\.subscription\.created$/)[0]
+    if (created === undefined) throw new Error('no created event')
+    await deliver([created.id])
+    // The row of that second says otherwise, as a writer of the same second could have left it.
+    await t.db.query(
+      "update public.billing_subscriptions set status = 'past_due' where stripe_subscription_id = $1",
+      [subscriptionId],
+    )
+    const sameSecond = { ...created, id: `evt_test_${crypto.randomUUID()}` }
+    const response = await t.postEvent(JSON.stringify(sameSecond))
+    expect(response.status).toBe(200)
+    expect(webhookAckSchema.parse(await response.json()).outcome).toBe('refetched')
+    await expectStoredAsStripe(userId, subscriptionId)
+    t.emulator.control.resumeWebhooks()
+    await t.webhooksSettled()
+  })
+
   it('answers non-2xx on a transient database failure, and the retry applies it once', async () => {
     const { userId, customerId, subscriptionId } = await heldSubscription('transient')
     t.faults.failNext(/insert into "billing_subscriptions"/)

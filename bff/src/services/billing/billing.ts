@@ -41,6 +41,7 @@ import {
 } from './subscription-state.ts'
 import type { SubscriptionState } from './subscription-state.ts'
 import { isTransientDatabaseError } from './transient.ts'
+import { createWebhookCryptoProvider } from './webhook-crypto.ts'
 import { applyWebhookEvent } from './webhooks.ts'
 import type { BillingChange, WebhookResult } from './webhooks.ts'
 
@@ -96,7 +97,8 @@ export const planViews: PlanView[] = planList.map((plan) => ({
   features: [...plan.features],
 }))
 
-const subtleCrypto = Stripe.createSubtleCryptoProvider()
+// Web Crypto, the signing secret imported once (not on every delivery as the SDK's provider does).
+const webhookCrypto = createWebhookCryptoProvider()
 
 export function createBilling(deps: BillingDeps): Billing {
   const { sql, stripe, hub, clock, logger, publicOrigin } = deps
@@ -302,7 +304,7 @@ export function createBilling(deps: BillingDeps): Billing {
           signature,
           deps.webhookSecret,
           WEBHOOK_TOLERANCE_SECONDS,
-          subtleCrypto,
+          webhookCrypto,
         )
       } catch (error) {
         if (error instanceof Stripe.errors.StripeSignatureVerificationError) {

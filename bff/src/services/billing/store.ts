@@ -8,6 +8,7 @@ import type {
   BillingEventOutcome,
   BillingSubscriptionRow,
 } from '../../db/schema.ts'
+import { reusableStatement } from '../../db/reusable-statement.ts'
 import type { SubscriptionState } from './subscription-state.ts'
 
 export async function customerOfUser(
@@ -37,6 +38,43 @@ export async function lockCustomerByStripeId(
   return rows[0] ?? null
 }
 
+const recordAndLockStatement = reusableStatement(
+  (values: {
+    eventId: string
+    type: string
+    createdAt: Date
+    objectId: string
+    stripeCustomerId: string
+  }) =>
+    queries
+      .with('recorded', (db) =>
+        db
+          .insertInto('billing_events')
+          .values({
+            id: values.eventId,
+            type: values.type,
+            stripe_created_at: values.createdAt,
+            object_id: values.objectId,
+            outcome: 'received',
+          })
+          .onConflict((conflict) => conflict.column('id').doNothing())
+          .returning('id'),
+      )
+      .with('locked', (db) =>
+        db
+          .selectFrom('billing_customers')
+          .select('user_id')
+          .where('stripe_customer_id', '=', values.stripeCustomerId)
+          .where((eb) => eb.exists(eb.selectFrom('recorded').select('recorded.id')))
+          .forUpdate(),
+      )
+      .selectFrom('recorded')
+      .leftJoin('locked', (join) => join.onTrue())
+      .leftJoin('billing_subscriptions as s', 's.user_id', 'locked.user_id')
+      .select(['recorded.id as recorded_id', 'locked.user_id as customer_user_id'])
+      .selectAll('s'),
+)
+
 /**
  * Records an event in the ledger and, only when it was not there yet, locks its customer row
  * until the transaction ends and reads that user's subscriptions: one statement, a webhook's first
@@ -60,36 +98,13 @@ export async function recordEventAndLockCustomer(
       customer: { userId: string; subscriptions: BillingSubscriptionRow[] } | null
     }
 > {
-  const { rows } = await execute(
-    queries
-      .with('recorded', (db) =>
-        db
-          .insertInto('billing_events')
-          .values({
-            id: event.id,
-            type: event.type,
-            stripe_created_at: new Date(event.created * 1000),
-            object_id: objectId,
-            outcome: 'received',
-          })
-          .onConflict((conflict) => conflict.column('id').doNothing())
-          .returning('id'),
-      )
-      .with('locked', (db) =>
-        db
-          .selectFrom('billing_customers')
-          .select('user_id')
-          .where('stripe_customer_id', '=', stripeCustomerId)
-          .where((eb) => eb.exists(eb.selectFrom('recorded').select('recorded.id')))
-          .forUpdate(),
-      )
-      .selectFrom('recorded')
-      .leftJoin('locked', (join) => join.onTrue())
-      .leftJoin('billing_subscriptions as s', 's.user_id', 'locked.user_id')
-      .select(['recorded.id as recorded_id', 'locked.user_id as customer_user_id'])
-      .selectAll('s'),
-    tx,
-  )
+  const { rows } = await recordAndLockStatement(tx, {
+    eventId: event.id,
+    type: event.type,
+    createdAt: new Date(event.created * 1000),
+    objectId,
+    stripeCustomerId,
+  })
   const first = rows[0]
   if (first === undefined) return { recorded: false }
   if (first.customer_user_id === null) return { recorded: true, customer: null }
@@ -193,24 +208,73 @@ export async function saveSubscriptionForEvent(
   event: { id: string; outcome: BillingEventOutcome },
   readVersionAt: Date | null,
 ): Promise<boolean> {
-  const columns = {
-    user_id: userId,
-    stripe_customer_id: state.stripeCustomerId,
+  const values = {
+    stripeSubscriptionId: state.stripeSubscriptionId,
+    userId,
+    stripeCustomerId: state.stripeCustomerId,
     plan: state.plan,
-    stripe_price_id: state.stripePriceId,
+    stripePriceId: state.stripePriceId,
     status: state.status,
-    current_period_end: state.currentPeriodEnd,
-    cancel_at: state.cancelAt,
-    canceled_at: state.canceledAt,
-    stripe_created_at: state.stripeCreatedAt,
-    version_at: versionAt,
+    currentPeriodEnd: state.currentPeriodEnd,
+    cancelAt: state.cancelAt,
+    canceledAt: state.canceledAt,
+    stripeCreatedAt: state.stripeCreatedAt,
+    versionAt,
+    eventId: event.id,
+    outcome: event.outcome,
   }
-  const { rowCount } = await execute(
-    queries
+  // Only a change is "applied"; rewriting the same state only moves the version marker.
+  const applied = event.outcome !== 'unchanged'
+  const { rowCount } =
+    readVersionAt === null
+      ? await (applied ? saveNewApplied : saveNewUnchanged)(tx, values)
+      : await (applied ? saveReadApplied : saveReadUnchanged)(tx, { ...values, readVersionAt })
+  return rowCount > 0
+}
+
+type SaveValues = {
+  stripeSubscriptionId: string
+  userId: string
+  stripeCustomerId: string
+  plan: SubscriptionState['plan']
+  stripePriceId: string | null
+  status: SubscriptionState['status']
+  currentPeriodEnd: Date | null
+  cancelAt: Date | null
+  canceledAt: Date | null
+  stripeCreatedAt: Date
+  versionAt: Date
+  eventId: string
+  outcome: BillingEventOutcome
+}
+
+/**
+ * The save's statement in one of its four shapes: whether a row was read (compare-and-set on its
+ * version, or "no row yet") and whether the event counts as applied (`applied_at`).
+ */
+function saveStatement<V extends SaveValues>(
+  readVersionAt: (values: V) => Date | null,
+  applied: boolean,
+) {
+  return reusableStatement((values: V) => {
+    const columns = {
+      user_id: values.userId,
+      stripe_customer_id: values.stripeCustomerId,
+      plan: values.plan,
+      stripe_price_id: values.stripePriceId,
+      status: values.status,
+      current_period_end: values.currentPeriodEnd,
+      cancel_at: values.cancelAt,
+      canceled_at: values.canceledAt,
+      stripe_created_at: values.stripeCreatedAt,
+      version_at: values.versionAt,
+    }
+    const read = readVersionAt(values)
+    return queries
       .with('saved', (db) =>
         db
           .insertInto('billing_subscriptions')
-          .values({ stripe_subscription_id: state.stripeSubscriptionId, ...columns })
+          .values({ stripe_subscription_id: values.stripeSubscriptionId, ...columns })
           .onConflict((conflict) =>
             conflict
               .column('stripe_subscription_id')
@@ -219,25 +283,33 @@ export async function saveSubscriptionForEvent(
               // (Milliseconds: the precision of the Date the version was read into.)
               .where(
                 raw<Date>`date_trunc('milliseconds', billing_subscriptions.version_at)`,
-                readVersionAt === null ? 'is' : '=',
-                readVersionAt,
+                read === null ? 'is' : '=',
+                read,
               ),
           )
           .returning('user_id'),
       )
       .updateTable('billing_events')
       .set({
-        outcome: event.outcome,
-        user_id: userId,
-        // Only a change is "applied"; rewriting the same state only moves the version marker.
-        ...(event.outcome === 'unchanged' ? {} : { applied_at: raw<Date>`now()` }),
+        outcome: values.outcome,
+        user_id: values.userId,
+        ...(applied ? { applied_at: raw<Date>`now()` } : {}),
       })
-      .where('id', '=', event.id)
-      .where((eb) => eb.exists(eb.selectFrom('saved').select('saved.user_id'))),
-    tx,
-  )
-  return rowCount > 0
+      .where('id', '=', values.eventId)
+      .where((eb) => eb.exists(eb.selectFrom('saved').select('saved.user_id')))
+  })
 }
+
+const saveNewApplied = saveStatement<SaveValues>(() => null, true)
+const saveNewUnchanged = saveStatement<SaveValues>(() => null, false)
+const saveReadApplied = saveStatement<SaveValues & { readVersionAt: Date }>(
+  (values) => values.readVersionAt,
+  true,
+)
+const saveReadUnchanged = saveStatement<SaveValues & { readVersionAt: Date }>(
+  (values) => values.readVersionAt,
+  false,
+)
 
 export async function deleteSubscription(tx: SqlQueryable, id: string): Promise<void> {
   await execute(
@@ -256,22 +328,36 @@ export async function recordEvent(
   objectId: string | null,
   outcome: BillingEventOutcome,
 ): Promise<boolean> {
-  const { rows } = await execute(
+  const { rows } = await recordStatement(tx, {
+    eventId: event.id,
+    type: event.type,
+    createdAt: new Date(event.created * 1000),
+    objectId,
+    outcome,
+  })
+  return rows.length > 0
+}
+
+const recordStatement = reusableStatement(
+  (values: {
+    eventId: string
+    type: string
+    createdAt: Date
+    objectId: string | null
+    outcome: BillingEventOutcome
+  }) =>
     queries
       .insertInto('billing_events')
       .values({
-        id: event.id,
-        type: event.type,
-        stripe_created_at: new Date(event.created * 1000),
-        object_id: objectId,
-        outcome,
+        id: values.eventId,
+        type: values.type,
+        stripe_created_at: values.createdAt,
+        object_id: values.objectId,
+        outcome: values.outcome,
       })
       .onConflict((conflict) => conflict.column('id').doNothing())
       .returning('id'),
-    tx,
-  )
-  return rows.length > 0
-}
+)
 
 /** Notes what an event recorded as `received` did, in the same transaction as its effects. */
 export async function settleEvent(
@@ -281,11 +367,22 @@ export async function settleEvent(
   userId: string | null,
   applied: boolean,
 ): Promise<void> {
-  await execute(
-    queries
-      .updateTable('billing_events')
-      .set({ outcome, user_id: userId, ...(applied ? { applied_at: raw`now()` } : {}) })
-      .where('id', '=', eventId),
-    tx,
+  await (applied ? settleApplied : settleNotApplied)(tx, { eventId, outcome, userId })
+}
+
+function settleStatement(applied: boolean) {
+  return reusableStatement(
+    (values: { eventId: string; outcome: BillingEventOutcome; userId: string | null }) =>
+      queries
+        .updateTable('billing_events')
+        .set({
+          outcome: values.outcome,
+          user_id: values.userId,
+          ...(applied ? { applied_at: raw<Date>`now()` } : {}),
+        })
+        .where('id', '=', values.eventId),
   )
 }
+
+const settleApplied = settleStatement(true)
+const settleNotApplied = settleStatement(false)

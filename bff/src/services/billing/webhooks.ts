@@ -159,17 +159,22 @@ async function applyToSubscription(
   if (customer === null) return settle('unknown_customer', null)
   const { userId } = customer
   // The rows may be older than a writer the lock waited for (the statement's snapshot came
-  // first); the save then refuses, and they are read again, now under the lock, once.
+  // first); the save then refuses (or a same-second agreement asks to be sure), and they are
+  // read again, now under the lock, once.
   let rows = customer.subscriptions
   for (let attempt = 1; ; attempt++) {
-    const decided = await decideAndSave(deps, tx, event, target, userId, rows, settle)
+    const current = attempt > 1
+    const decided = await decideAndSave(deps, tx, event, target, userId, rows, current, settle)
     if (decided !== 'moved') return decided
     if (attempt >= 2) throw new Error('The subscription row kept changing under the customer lock.')
     rows = await subscriptionsOfUser(tx, userId)
   }
 }
 
-/** Applies the event on the rows read; `moved` when the stored row is no longer the one read. */
+/**
+ * Applies the event on the rows read; `moved` when the stored row is no longer the one read, or
+ * when the decision needs rows read under the customer lock (`current`) and these may be older.
+ */
 async function decideAndSave(
   deps: WebhookDeps,
   tx: SqlQueryable,
@@ -177,6 +182,7 @@ async function decideAndSave(
   target: Target,
   userId: string,
   rows: BillingSubscriptionRow[],
+  current: boolean,
   settle: (
     outcome: Exclude<WebhookOutcome, 'duplicate'>,
     userId: string | null,
@@ -193,6 +199,19 @@ async function decideAndSave(
   // An event that only names the subscription tells nothing new once it is stored: every change
   // of its state comes with an event of its own, which carries (or re-fetches) that state.
   if (target.kind === 'reference' && existing !== undefined) return settle('unchanged', userId)
+  if (
+    target.kind === 'state' &&
+    existing !== undefined &&
+    eventAt === versionAt &&
+    differences(stateOfRow(existing), target.state).length === 0
+  ) {
+    // Same second and the same state: whichever of the two is newer, the row is right as it is,
+    // so Stripe is not asked (a purchase's checkout.session.completed re-fetches; the
+    // customer.subscription.created of that second then agrees with it). Every later change
+    // comes with its own event. Only trusted on rows read under the customer lock: the first
+    // read may predate a same-second writer the lock waited for.
+    return current ? settle('unchanged', userId) : 'moved'
+  }
   let next: SubscriptionState
   let fetched = false
   if (target.kind === 'state' && (versionAt === undefined || eventAt > versionAt)) {

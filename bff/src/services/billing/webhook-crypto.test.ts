@@ -1,0 +1,67 @@
+import Stripe from 'stripe'
+import { describe, expect, it } from 'vitest'
+import { createWebhookCryptoProvider } from './webhook-crypto.ts'
+
+const stripe = new Stripe('sk_test_crypto')
+const secret = 'whsec_crypto_test'
+const payload = JSON.stringify({ id: 'evt_crypto', object: 'event', type: 'ping' })
+
+describe('the webhook crypto provider', () => {
+  it('computes the HMAC-SHA256 values the SDK documents for its providers', async () => {
+    const provider = createWebhookCryptoProvider()
+    expect(await provider.computeHMACSignatureAsync('', 'test_secret')).toBe(
+      'f7f9bd47fb987337b5796fdc1fdb9ba221d0d5396814bfcaf9521f43fd8927fd',
+    )
+    expect(await provider.computeHMACSignatureAsync('\ud83d\ude00', 'test_secret')).toBe(
+      '837da296d05c4fe31f61d5d7ead035099d9585a5bcde87de952012a78f0b0c43',
+    )
+  })
+
+  it('imports a secret once however many deliveries it checks', async () => {
+    let imports = 0
+    const counting = new Proxy(crypto.subtle, {
+      get(target, property) {
+        if (property === 'importKey') {
+          return (...args: unknown[]) => {
+            imports += 1
+            return (Reflect.get(target, property) as (...a: unknown[]) => unknown).call(
+              target,
+              ...args,
+            )
+          }
+        }
+        const value = Reflect.get(target, property) as unknown
+        return typeof value === 'function' ? value.bind(target) : value
+      },
+    })
+    const provider = createWebhookCryptoProvider(counting)
+    const header = stripe.webhooks.generateTestHeaderString({ payload, secret })
+    for (let i = 0; i < 3; i++) {
+      const event = await stripe.webhooks.constructEventAsync(
+        payload,
+        header,
+        secret,
+        300,
+        provider,
+      )
+      expect(event.id).toBe('evt_crypto')
+    }
+    expect(imports).toBe(1)
+  })
+
+  it('refuses a signature made with another secret, as the SDK provider does', async () => {
+    const provider = createWebhookCryptoProvider()
+    const header = stripe.webhooks.generateTestHeaderString({ payload, secret: 'whsec_other' })
+    await expect(
+      stripe.webhooks.constructEventAsync(payload, header, secret, 300, provider),
+    ).rejects.toBeInstanceOf(Stripe.errors.StripeSignatureVerificationError)
+  })
+
+  it('is asynchronous only, so the synchronous constructEvent cannot use it by mistake', () => {
+    const provider = createWebhookCryptoProvider()
+    const header = stripe.webhooks.generateTestHeaderString({ payload, secret })
+    expect(() => stripe.webhooks.constructEvent(payload, header, secret, 300, provider)).toThrow(
+      /asynchronous/,
+    )
+  })
+})

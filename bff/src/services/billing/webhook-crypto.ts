@@ -1,0 +1,50 @@
+// The HMAC behind Stripe's webhook signatures, for `constructEventAsync`: Web Crypto only (the
+// app stays Web-standard, docs/decisions/007), like the SDK's `createSubtleCryptoProvider()`,
+// but the signing secret is imported once instead of on every delivery (importKey cost as much as
+// the signature itself).
+import type Stripe from 'stripe'
+
+type CryptoProvider = NonNullable<Parameters<Stripe['webhooks']['constructEventAsync']>[4]>
+type Subtle = typeof crypto.subtle
+type Key = Awaited<ReturnType<Subtle['importKey']>>
+
+const encoder = new TextEncoder()
+const hexOfByte = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'))
+
+/** A Stripe crypto provider on `crypto.subtle` that keeps each secret's imported key. */
+export function createWebhookCryptoProvider(subtle: Subtle = crypto.subtle): CryptoProvider {
+  // One entry per signing secret (one, two while a secret is rolled): never grows with traffic.
+  const keys = new Map<string, Promise<Key>>()
+  const keyOf = (secret: string): Promise<Key> => {
+    let key = keys.get(secret)
+    if (key === undefined) {
+      key = subtle.importKey(
+        'raw',
+        encoder.encode(secret),
+        { name: 'HMAC', hash: 'SHA-256' },
+        false,
+        ['sign'],
+      )
+      // A failed import is not kept: the next delivery tries again.
+      void key.catch(() => keys.delete(secret))
+      keys.set(secret, key)
+    }
+    return key
+  }
+  return {
+    computeHMACSignature() {
+      throw new Error('This crypto provider is asynchronous only: use constructEventAsync.')
+    },
+    async computeHMACSignatureAsync(payload, secret) {
+      const signature = new Uint8Array(
+        await subtle.sign('HMAC', await keyOf(secret), encoder.encode(payload)),
+      )
+      let hex = ''
+      for (const byte of signature) hex += hexOfByte[byte]
+      return hex
+    },
+    async computeSHA256Async(data) {
+      return new Uint8Array(await subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>))
+    },
+  }
+}
