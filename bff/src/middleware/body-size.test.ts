@@ -24,6 +24,15 @@ describe('bodySize', () => {
     })
   })
 
+  it('lets a body with a declared length within the limit through intact', async () => {
+    const response = await app().request('/', {
+      method: 'POST',
+      body: '0123456789',
+      headers: { 'content-length': '10' },
+    })
+    expect(await response.text()).toBe('0123456789')
+  })
+
   it('refuses on a declared Content-Length before reading the body', async () => {
     const response = await app().request('/', {
       method: 'POST',

@@ -258,8 +258,19 @@ describe('when the person stops or leaves mid-answer', () => {
     await reader.next((frame) => frame.event === 'message')
     stop.abort()
     await reader.closed()
-    expect((await finishedRequest(content)).outcome).toBe('aborted')
     const answer = await settledAnswer(id)
+    // The stall lasts until the client gives up: the model's request was aborted, unless Stop
+    // came before it was even sent.
+    await waitFor(
+      () =>
+        t.openai.control
+          .requests()
+          .filter(
+            (entry) => entry.path === '/v1/chat/completions' && entry.lastUserMessage === content,
+          )
+          .every((entry) => entry.outcome === 'aborted') || undefined,
+      { what: `the model request for "${content}" to be aborted or never sent` },
+    )
     expect(answer).toMatchObject({ status: 'partial', content: '', usage: null, error: null })
     await waitFor(async () => ((await usage()).reserved === 0 ? true : undefined))
     expect((await usage()).used).toBe(usedBefore)

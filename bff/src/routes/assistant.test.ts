@@ -16,6 +16,7 @@ import type { TestBrowser } from '../identity-testing.ts'
 import { SYSTEM_PROMPT } from '../services/assistant/assistant.ts'
 import { reservationFor } from '../services/assistant/estimate.ts'
 import { usagePeriodOf } from '../services/assistant/period.ts'
+import { createQuota } from '../services/assistant/quota.ts'
 import { createAssistantStore } from '../services/assistant/store.ts'
 import { csrfHeaders, waitFor } from '../testing.ts'
 import {
@@ -183,7 +184,10 @@ describe('conversations', () => {
     const seen = await withUser(t.db, claimsOf(bob.id), async (tx) => ({
       conversations: (await tx.query('select id from assistant_conversations')).rows,
       messages: (await tx.query('select id from assistant_messages')).rows,
-      usage: (await tx.query('select user_id from assistant_usage')).rows,
+      // Bob's own month may have begun (his refused send held nothing, but found his row).
+      usage: (
+        await tx.query<{ user_id: string }>('select user_id from assistant_usage')
+      ).rows.filter((row) => row.user_id !== bob.id),
     }))
     expect(seen).toEqual({ conversations: [], messages: [], usage: [] })
     const intrusion = withUser(t.db, claimsOf(bob.id), (tx) =>
@@ -410,6 +414,45 @@ describe('sending a message', () => {
     ])
     const short = await store.loadForSend(claimsOf(ada.id), id, { messages: 10, chars: 1 })
     expect(short?.history).toEqual([])
+  })
+
+  it('holds for a send the bound of exactly the history it sends, read beside it', async () => {
+    const ada = await t.user('ada')
+    const id = await newConversation(ada)
+    // Characters of two, three and four bytes: the bound counts bytes.
+    await sendAndRead(ada, id, 'Name a fruit that is yellow: Banane, Zitrone, 柠檬 🍋.')
+    await sendAndRead(ada, id, 'And one that is red?')
+    const store = createAssistantStore(t.db)
+    const quota = createQuota(t.db)
+    const period = usagePeriodOf(Date.now())
+    const system = { role: 'system', content: SYSTEM_PROMPT } as const
+    const question = { role: 'user', content: 'And a green one?' } as const
+    const holdFor = (userId: string, bounds: { messages: number; chars: number }) =>
+      quota.reserve({
+        userId,
+        period,
+        limit: 1_000_000_000,
+        tokens: reservationFor([system, question], 256),
+        history: { conversationId: id, bounds },
+      })
+    for (const bounds of [
+      { messages: 20, chars: 100_000 },
+      { messages: 3, chars: 100_000 },
+      { messages: 20, chars: 60 },
+      { messages: 20, chars: 1 },
+    ]) {
+      const loaded = await store.loadForSend(claimsOf(ada.id), id, bounds)
+      const held = await holdFor(ada.id, bounds)
+      if (!held.ok) throw new Error('the hold was refused')
+      expect(held.tokens, JSON.stringify(bounds)).toBe(
+        reservationFor([system, ...loaded!.history, question], 256),
+      )
+      await quota.settle(held.id, 0)
+    }
+    // Another user's conversation adds nothing to their hold.
+    const bob = await t.user('bob')
+    const bobs = await holdFor(bob.id, { messages: 20, chars: 100_000 })
+    expect(bobs.ok && bobs.tokens).toBe(reservationFor([system, question], 256))
   })
 
   it('pushes usage changes to the user’s open pages', async () => {

@@ -124,28 +124,54 @@ export function createAssistant(deps: AssistantDeps) {
     estimated: true,
   })
 
-  /** Finds the conversation and holds the send's tokens: everything a send needs but moderation. */
+  /**
+   * Finds the conversation and holds the send's tokens: everything a send needs but moderation.
+   * The history is read (as the user) while the hold is taken (the quota reads the same history
+   * for its bound), not one after the other: both are on the way to the first token.
+   */
   async function hold(
     sender: Sender,
     input: { conversationId: string; content: string; requestId: string },
   ): Promise<PreparedSend> {
-    const [entitlements, loaded] = await Promise.all([
-      deps.entitlementsForUser(sender.claims),
-      store.loadForSend(sender.claims, input.conversationId, {
-        messages: settings.historyMessages,
-        chars: settings.historyChars,
-      }),
-    ])
-    if (loaded === null) throw new ApiError('not_found')
-    const messages: PromptMessage[] = [
-      { role: 'system', content: SYSTEM_PROMPT },
-      ...loaded.history,
-      { role: 'user', content: input.content },
-    ]
-    const limit = entitlements.monthlyTokens
     const period = usagePeriodOf(clock.now())
+    const bounds = { messages: settings.historyMessages, chars: settings.historyChars }
+    const system: PromptMessage = { role: 'system', content: SYSTEM_PROMPT }
+    const question: PromptMessage = { role: 'user', content: input.content }
+    const entitled = deps.entitlementsForUser(sender.claims)
+    const loading = store.loadForSend(sender.claims, input.conversationId, bounds)
+    const reserving = entitled.then((entitlements) =>
+      quota.reserve({
+        userId: sender.userId,
+        period,
+        limit: entitlements.monthlyTokens,
+        tokens: reservationFor([system, question], settings.maxAnswerTokens),
+        history: { conversationId: input.conversationId, bounds },
+      }),
+    )
+    const [entitlements, loaded, reserved] = await Promise.allSettled([
+      entitled,
+      loading,
+      reserving,
+    ])
+    // Whatever else failed, a hold that was taken is given back.
+    const taken = reserved.status === 'fulfilled' && reserved.value.ok ? reserved.value : null
+    const refuse = async (error: unknown): Promise<never> => {
+      if (taken !== null) await releaseHold(taken.id, input.requestId)
+      throw error
+    }
+    if (entitlements.status === 'rejected') return refuse(entitlements.reason)
+    if (loaded.status === 'rejected') return refuse(loaded.reason)
+    if (loaded.value === null) return refuse(new ApiError('not_found'))
+    if (reserved.status === 'rejected') throw reserved.reason
+    const messages: PromptMessage[] = [system, ...loaded.value.history, question]
+    const limit = entitlements.value.monthlyTokens
     const tokens = reservationFor(messages, settings.maxAnswerTokens)
-    const reservation = await quota.reserve({ userId: sender.userId, period, limit, tokens })
+    let reservation = reserved.value
+    if (reservation.ok && reservation.tokens < tokens) {
+      // The history grew between the two reads (a send from another tab): hold what is sent.
+      await releaseHold(reservation.id, input.requestId)
+      reservation = await quota.reserve({ userId: sender.userId, period, limit, tokens })
+    }
     if (!reservation.ok) {
       throw new ApiError('quota_exceeded', {
         details: { ...usageOf(reservation.counters, limit, period), requested: tokens },
@@ -155,10 +181,10 @@ export function createAssistant(deps: AssistantDeps) {
       sender,
       requestId: input.requestId,
       conversationId: input.conversationId,
-      conversation: loaded.conversation,
+      conversation: loaded.value.conversation,
       title: titleFrom(input.content),
       content: input.content,
-      model: entitlements.defaultModel,
+      model: entitlements.value.defaultModel,
       messages,
       reservation: {
         id: reservation.id,
@@ -186,10 +212,9 @@ export function createAssistant(deps: AssistantDeps) {
         details: { retryAfterSeconds: decision.retryAfterSeconds },
       })
     }
-    const [held, flagged] = await Promise.allSettled([
-      hold(sender, input),
-      settings.moderation ? model.moderate(input.content) : Promise.resolve(false),
-    ])
+    // Moderation is the longest of the two (a round trip to another service): it starts first.
+    const moderating = settings.moderation ? model.moderate(input.content) : Promise.resolve(false)
+    const [flagged, held] = await Promise.allSettled([moderating, hold(sender, input)])
     const quotaRefusal = held.status === 'rejected' && isQuotaRefusal(held.reason)
     if (held.status === 'rejected' && !quotaRefusal) throw held.reason
     const refusal =
@@ -199,7 +224,8 @@ export function createAssistant(deps: AssistantDeps) {
           ? new ApiError('content_flagged')
           : null
     if (refusal !== null) {
-      if (held.status === 'fulfilled') await release(held.value)
+      if (held.status === 'fulfilled')
+        await releaseHold(held.value.reservation.id, held.value.requestId)
       throw refusal
     }
     if (held.status === 'rejected') throw held.reason
@@ -209,12 +235,12 @@ export function createAssistant(deps: AssistantDeps) {
   }
 
   /** Gives back a hold nothing was sent for. */
-  async function release(prepared: PreparedSend): Promise<void> {
+  async function releaseHold(reservationId: string, requestId: string): Promise<void> {
     try {
-      await quota.settle(prepared.reservation.id, 0)
+      await quota.settle(reservationId, 0)
     } catch (error) {
       // The stale sweep gives it back later; the refusal itself still stands.
-      logger.error('could not release a hold', { error, requestId: prepared.requestId })
+      logger.error('could not release a hold', { error, requestId })
     }
   }
 

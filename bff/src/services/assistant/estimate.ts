@@ -10,7 +10,7 @@ export interface PromptMessage {
 }
 
 /** What each message costs beyond its content (role and separators); OpenAI documents 3. */
-const MESSAGE_OVERHEAD_BOUND = 4
+export const MESSAGE_OVERHEAD_BOUND = 4
 const MESSAGE_OVERHEAD = 3
 /** Every answer is primed with `<|start|>assistant<|message|>`. */
 const REPLY_PRIMING = 3

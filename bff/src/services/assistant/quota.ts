@@ -1,10 +1,13 @@
 import type { Sql } from '@tessera/emulators/postgres/sql'
 import { sql as raw } from 'kysely'
 import { execute, queries } from '../../db/query.ts'
+import { reusableStatement } from '../../db/reusable-statement.ts'
 import type { AssistantUsageRow } from '../../db/schema.ts'
 import { withUser } from '../../db/with-user.ts'
 import type { UserClaims } from '../../db/with-user.ts'
+import { MESSAGE_OVERHEAD_BOUND } from './estimate.ts'
 import type { UsagePeriod } from './period.ts'
+import { recentHistory } from './store.ts'
 
 /** A user's counters for one month, as stored. */
 export interface UsageCounters {
@@ -16,16 +19,26 @@ export type Reservation =
   | { ok: true; id: string; tokens: number; counters: UsageCounters }
   | { ok: false; counters: UsageCounters }
 
+/** A conversation whose history a send holds tokens for, read as the store reads it. */
+export interface HistoryHold {
+  conversationId: string
+  bounds: { messages: number; chars: number }
+}
+
 export interface Quota {
   /**
    * Holds `tokens` of the month's `limit` for one answer, or refuses when they do not fit beside
    * what is used and held already. Atomic: parallel calls can never hold more than the limit.
+   * With `history`, the hold also covers the bound of that conversation's history (what
+   * `promptTokenBound` counts for each message), read in the same statement: the send need not
+   * wait for its history before holding. The reservation's `tokens` is the whole hold.
    */
   reserve(input: {
     userId: string
     period: UsagePeriod
     limit: number
     tokens: number
+    history?: HistoryHold
   }): Promise<Reservation>
   /**
    * Releases a reservation and counts `tokens` (the answer's real or estimated usage), at most
@@ -45,6 +58,75 @@ const countersOf = (row: Pick<AssistantUsageRow, 'used_tokens' | 'reserved_token
 
 const none: UsageCounters = { used: 0, reserved: 0 }
 
+/** A hold without history reads the history of no conversation. */
+const nowhere = '00000000-0000-0000-0000-000000000000'
+
+/**
+ * The hold of one answer, compiled once (it runs before every answer): `tokens` plus the bound of
+ * the conversation's history, taken only where it fits the month's limit, and recorded as a
+ * reservation in the same statement.
+ */
+const reserveStatement = reusableStatement(
+  (values: {
+    id: string
+    userId: string
+    periodStart: Date
+    limit: number
+    tokens: number
+    conversationId: string
+    messages: number
+    chars: number
+  }) =>
+    queries
+      .with('history', () => recentHistory(values.conversationId, values.userId, values))
+      .with('need', (db) =>
+        db
+          .selectFrom('history')
+          .select(
+            raw<number>`(${values.tokens}::int + coalesce(sum(${MESSAGE_OVERHEAD_BOUND}::int + octet_length(history.content)), 0))::int`.as(
+              'tokens',
+            ),
+          ),
+      )
+      .with('reserved', (db) =>
+        db
+          .updateTable('assistant_usage')
+          .from('need')
+          .set((eb) => ({
+            reserved_tokens: eb('reserved_tokens', '+', eb.ref('need.tokens')),
+            limit_tokens: values.limit,
+            updated_at: raw<Date>`now()`,
+          }))
+          .where('user_id', '=', values.userId)
+          .where('period_start', '=', values.periodStart)
+          .where((eb) =>
+            eb(
+              eb(eb('used_tokens', '+', eb.ref('reserved_tokens')), '+', eb.ref('need.tokens')),
+              '<=',
+              values.limit,
+            ),
+          )
+          .returning(['user_id', 'period_start', 'used_tokens', 'reserved_tokens', 'need.tokens']),
+      )
+      .with('held', (db) =>
+        db
+          .insertInto('assistant_reservations')
+          .columns(['id', 'user_id', 'period_start', 'tokens'])
+          .expression((eb) =>
+            eb
+              .selectFrom('reserved')
+              .select([
+                raw<string>`${values.id}::uuid`.as('id'),
+                'reserved.user_id',
+                'reserved.period_start',
+                'reserved.tokens',
+              ]),
+          ),
+      )
+      .selectFrom('reserved')
+      .select(['used_tokens', 'reserved_tokens', 'tokens']),
+)
+
 /**
  * Monthly token accounting (docs/decisions/008). The counters are written only by the BFF's own
  * connection; users read them under RLS. The reservation is one conditional UPDATE … RETURNING
@@ -57,44 +139,19 @@ export function createQuota(sql: Sql): Quota {
     period: UsagePeriod,
     limit: number,
     tokens: number,
+    history: HistoryHold | undefined,
     id: string,
   ) => {
-    const { rows } = await execute(
-      queries
-        .with('reserved', (db) =>
-          db
-            .updateTable('assistant_usage')
-            .set((eb) => ({
-              reserved_tokens: eb('reserved_tokens', '+', tokens),
-              limit_tokens: limit,
-              updated_at: raw<Date>`now()`,
-            }))
-            .where('user_id', '=', userId)
-            .where('period_start', '=', period.start)
-            .where((eb) =>
-              eb(eb(eb('used_tokens', '+', eb.ref('reserved_tokens')), '+', tokens), '<=', limit),
-            )
-            .returning(['user_id', 'period_start', 'used_tokens', 'reserved_tokens']),
-        )
-        .with('held', (db) =>
-          db
-            .insertInto('assistant_reservations')
-            .columns(['id', 'user_id', 'period_start', 'tokens'])
-            .expression((eb) =>
-              eb
-                .selectFrom('reserved')
-                .select([
-                  raw<string>`${id}::uuid`.as('id'),
-                  'reserved.user_id',
-                  'reserved.period_start',
-                  raw<number>`${tokens}::int`.as('tokens'),
-                ]),
-            ),
-        )
-        .selectFrom('reserved')
-        .select(['used_tokens', 'reserved_tokens']),
-      sql,
-    )
+    const { rows } = await reserveStatement(sql, {
+      id,
+      userId,
+      periodStart: period.start,
+      limit,
+      tokens,
+      conversationId: history?.conversationId ?? nowhere,
+      messages: history?.bounds.messages ?? 0,
+      chars: history?.bounds.chars ?? 0,
+    })
     return rows[0]
   }
 
@@ -122,20 +179,21 @@ export function createQuota(sql: Sql): Quota {
   }
 
   const quota: Quota = {
-    async reserve({ userId, period, limit, tokens }) {
+    async reserve({ userId, period, limit, tokens, history }) {
       const id = crypto.randomUUID()
+      const attempt = () => tryReserve(userId, period, limit, tokens, history, id)
       // The hot path is the one statement; the rest runs only for a month's first answer, or
       // when the answer does not fit. The second try also covers a parallel request that
       // created the month's row first (our insert then did nothing).
-      let row = await tryReserve(userId, period, limit, tokens, id)
+      let row = await attempt()
       if (row === undefined) {
         await createRow(userId, period, limit)
-        row = await tryReserve(userId, period, limit, tokens, id)
+        row = await attempt()
       }
       if (row === undefined && (await quota.releaseStale(userId, staleReservationMs)) > 0)
-        row = await tryReserve(userId, period, limit, tokens, id)
+        row = await attempt()
       if (row === undefined) return { ok: false, counters: await readAsOwner(userId, period) }
-      return { ok: true, id, tokens, counters: countersOf(row) }
+      return { ok: true, id, tokens: row.tokens, counters: countersOf(row) }
     },
 
     async settle(reservationId, tokens) {
@@ -167,18 +225,23 @@ export function createQuota(sql: Sql): Quota {
     },
 
     read: (claims, period) =>
-      withUser(sql, claims, async (tx) => {
-        const { rows } = await execute(
-          queries
-            .selectFrom('assistant_usage')
-            .select(['used_tokens', 'reserved_tokens'])
-            .where('user_id', '=', claims.sub)
-            .where('period_start', '=', period.start),
-          tx,
-        )
-        const row = rows[0]
-        return row === undefined ? none : countersOf(row)
-      }),
+      withUser(
+        sql,
+        claims,
+        async (tx) => {
+          const { rows } = await execute(
+            queries
+              .selectFrom('assistant_usage')
+              .select(['used_tokens', 'reserved_tokens'])
+              .where('user_id', '=', claims.sub)
+              .where('period_start', '=', period.start),
+            tx,
+          )
+          const row = rows[0]
+          return row === undefined ? none : countersOf(row)
+        },
+        { readOnly: true },
+      ),
 
     async releaseStale(userId, olderThanMs) {
       const { rows } = await execute(

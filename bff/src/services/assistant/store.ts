@@ -4,6 +4,7 @@ import type { Sql } from '@tessera/emulators/postgres/sql'
 import { sql as raw } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import { execute, queries } from '../../db/query.ts'
+import { reusableStatement } from '../../db/reusable-statement.ts'
 import type { AssistantConversationRow, AssistantMessageRow } from '../../db/schema.ts'
 import { withUser } from '../../db/with-user.ts'
 import type { UserClaims } from '../../db/with-user.ts'
@@ -154,6 +155,70 @@ const messageColumns = [
 
 const conversationColumns = ['id', 'title', 'created_at', 'updated_at'] as const
 
+/**
+ * What the model may see again of a conversation, newest first: the user's messages and the
+ * answers that brought text (an answer still streaming, or one that failed, has none to give),
+ * at most `bounds.messages` of them and no more than fit in `bounds.chars` characters. The one
+ * definition of a send's history: what the model is sent (`loadForSend`, as the user) and what
+ * the send holds against the plan (the quota, which reads it as the BFF).
+ */
+export function recentHistory(
+  conversationId: string,
+  userId: string,
+  bounds: { messages: number; chars: number },
+) {
+  const recent = queries
+    .selectFrom('assistant_messages as message')
+    .select(['message.role', 'message.content', 'message.seq'])
+    .where('message.conversation_id', '=', conversationId)
+    .where('message.user_id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb('message.role', '=', 'user'),
+        eb.and([
+          eb('message.status', 'in', ['complete', 'partial']),
+          eb('message.content', '<>', ''),
+        ]),
+      ]),
+    )
+    .orderBy('message.seq', 'desc')
+    .limit(bounds.messages)
+  return queries
+    .selectFrom(
+      queries
+        .selectFrom(recent.as('recent'))
+        .select([
+          'recent.role',
+          'recent.content',
+          'recent.seq',
+          // The characters of this message and every newer one: the oldest that fit are kept.
+          raw<number>`sum(char_length(recent.content)) over (order by recent.seq desc)`.as('chars'),
+        ])
+        .as('counted'),
+    )
+    .select(['counted.role', 'counted.content'])
+    .where('counted.chars', '<=', bounds.chars)
+    .orderBy('counted.seq', 'desc')
+}
+
+/** The conversation and its history for a send (compiled once: it runs before every answer). */
+const loadForSendStatement = reusableStatement(
+  (values: { id: string; userId: string; messages: number; chars: number }) =>
+    queries
+      .selectFrom('assistant_conversations as conversation')
+      .select([
+        'conversation.id',
+        'conversation.title',
+        'conversation.created_at',
+        'conversation.updated_at',
+        jsonArrayFrom(recentHistory(values.id, values.userId, values)).as('history'),
+      ])
+      .where('conversation.id', '=', values.id)
+      .where('conversation.user_id', '=', values.userId),
+)
+
+const readOnly = { readOnly: true }
+
 /** Conversations and messages, read and written as the user (`withUser`): RLS decides. */
 export function createAssistantStore(sql: Sql): AssistantStore {
   const selectConversation = (claims: UserClaims, id: string) =>
@@ -179,35 +244,40 @@ export function createAssistantStore(sql: Sql): AssistantStore {
       }),
 
     listConversations: (claims, page) =>
-      withUser(sql, claims, async (tx) => {
-        const { cursor } = page
-        const { rows } = await execute(
-          queries
-            .selectFrom('assistant_conversations')
-            .select([...conversationColumns, cursorAt.as('cursor_at')])
-            .where('user_id', '=', claims.sub)
-            .$if(cursor !== null, (query) =>
-              query.where(
-                // Sent as text: postgres.js would turn a timestamptz parameter into a Date and
-                // lose the microseconds the cursor keeps.
-                raw<boolean>`(updated_at, id) < (${cursor?.at}::text::timestamptz, ${cursor?.id}::uuid)`,
-              ),
-            )
-            .orderBy('updated_at', 'desc')
-            .orderBy('id', 'desc')
-            .limit(page.limit + 1),
-          tx,
-        )
-        const shown = rows.slice(0, page.limit)
-        const last = shown[shown.length - 1]
-        return {
-          conversations: shown.map(conversationOf),
-          next:
-            rows.length > page.limit && last !== undefined
-              ? { at: last.cursor_at, id: last.id }
-              : null,
-        }
-      }),
+      withUser(
+        sql,
+        claims,
+        async (tx) => {
+          const { cursor } = page
+          const { rows } = await execute(
+            queries
+              .selectFrom('assistant_conversations')
+              .select([...conversationColumns, cursorAt.as('cursor_at')])
+              .where('user_id', '=', claims.sub)
+              .$if(cursor !== null, (query) =>
+                query.where(
+                  // Sent as text: postgres.js would turn a timestamptz parameter into a Date and
+                  // lose the microseconds the cursor keeps.
+                  raw<boolean>`(updated_at, id) < (${cursor?.at}::text::timestamptz, ${cursor?.id}::uuid)`,
+                ),
+              )
+              .orderBy('updated_at', 'desc')
+              .orderBy('id', 'desc')
+              .limit(page.limit + 1),
+            tx,
+          )
+          const shown = rows.slice(0, page.limit)
+          const last = shown[shown.length - 1]
+          return {
+            conversations: shown.map(conversationOf),
+            next:
+              rows.length > page.limit && last !== undefined
+                ? { at: last.cursor_at, id: last.id }
+                : null,
+          }
+        },
+        readOnly,
+      ),
 
     renameConversation: (claims, id, title) =>
       withUser(sql, claims, async (tx) => {
@@ -237,73 +307,52 @@ export function createAssistantStore(sql: Sql): AssistantStore {
       }),
 
     listMessages: (claims, id) =>
-      withUser(sql, claims, async (tx) => {
-        const conversation = (await execute(selectConversation(claims, id), tx)).rows[0]
-        if (conversation === undefined) return null
-        const { rows } = await execute(
-          queries
-            .selectFrom('assistant_messages')
-            .select(messageColumns)
-            .where('conversation_id', '=', id)
-            .orderBy('seq', 'desc')
-            .limit(MESSAGE_LIST_LIMIT),
-          tx,
-        )
-        return {
-          conversation: conversationOf(conversation),
-          messages: rows.reverse().map(chatMessageOf),
-        }
-      }),
+      withUser(
+        sql,
+        claims,
+        async (tx) => {
+          const conversation = (await execute(selectConversation(claims, id), tx)).rows[0]
+          if (conversation === undefined) return null
+          const { rows } = await execute(
+            queries
+              .selectFrom('assistant_messages')
+              .select(messageColumns)
+              .where('conversation_id', '=', id)
+              .orderBy('seq', 'desc')
+              .limit(MESSAGE_LIST_LIMIT),
+            tx,
+          )
+          return {
+            conversation: conversationOf(conversation),
+            messages: rows.reverse().map(chatMessageOf),
+          }
+        },
+        readOnly,
+      ),
 
     loadForSend: (claims, id, bounds) =>
-      withUser(sql, claims, async (tx) => {
-        // One statement: this runs before every answer, and each round trip is waited for.
-        const { rows } = await execute(
-          queries
-            .selectFrom('assistant_conversations as conversation')
-            .select((eb) => [
-              'conversation.id',
-              'conversation.title',
-              'conversation.created_at',
-              'conversation.updated_at',
-              // What the model may see again: the user's messages and answers that brought text
-              // (an answer still streaming, or one that failed, has none to give).
-              jsonArrayFrom(
-                eb
-                  .selectFrom('assistant_messages as message')
-                  .select(['message.role', 'message.content'])
-                  .whereRef('message.conversation_id', '=', 'conversation.id')
-                  .where((inner) =>
-                    inner.or([
-                      inner('message.role', '=', 'user'),
-                      inner.and([
-                        inner('message.status', 'in', ['complete', 'partial']),
-                        inner('message.content', '<>', ''),
-                      ]),
-                    ]),
-                  )
-                  .orderBy('message.seq', 'desc')
-                  .limit(bounds.messages),
-              ).as('history'),
-            ])
-            .where('conversation.id', '=', id)
-            .where('conversation.user_id', '=', claims.sub),
-          tx,
-        )
-        const row = rows[0]
-        if (row === undefined) return null
-        const history: PromptMessage[] = []
-        let chars = 0
-        for (const message of row.history) {
-          chars += message.content.length
-          if (chars > bounds.chars) break
-          history.push({ role: message.role, content: message.content })
-        }
-        return {
-          conversation: { ...conversationOf(row), title: row.title },
-          history: history.reverse(),
-        }
-      }),
+      withUser(
+        sql,
+        claims,
+        async (tx) => {
+          // One statement: this runs before every answer, and each round trip is waited for.
+          const { rows } = await loadForSendStatement(tx, {
+            id,
+            userId: claims.sub,
+            messages: bounds.messages,
+            chars: bounds.chars,
+          })
+          const row = rows[0]
+          if (row === undefined) return null
+          return {
+            conversation: { ...conversationOf(row), title: row.title },
+            history: row.history
+              .map((message): PromptMessage => ({ role: message.role, content: message.content }))
+              .reverse(),
+          }
+        },
+        readOnly,
+      ),
 
     beginSend: (claims, input) =>
       withUser(sql, claims, async (tx) => {
