@@ -23,6 +23,7 @@ import { publishRegistryChanges } from './services/registry-changes.ts'
 import { createDbRegistrySource } from './services/registry-db-source.ts'
 import { createTelemetryStore } from './services/telemetry-store.ts'
 import type { TelemetryStore } from './services/telemetry-store.ts'
+import { writeStdoutLine } from './stdout-lines.ts'
 
 export interface StartBffOptions {
   /** Environment variables; defaults to process.env. Tests pass PORT: '0'. */
@@ -76,7 +77,7 @@ function listen(fetch: Parameters<typeof serve>[0]['fetch'], hostname: string, p
 /** Starts the BFF on Node: the Web-standard app plus files, the registry watch and a server. */
 export async function startBff(options: StartBffOptions = {}): Promise<RunningBff> {
   const env = loadEnv(options.env ?? process.env)
-  const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL })
+  const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL, write: writeStdoutLine })
   const clock = systemClock
   const hub = createEventHub({
     onListenerError: (error, event) => logger.error('live event listener failed', { error, event }),
