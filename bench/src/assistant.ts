@@ -105,7 +105,8 @@ async function serve(): Promise<void> {
   })
   const bffEnv = {
     PORT: '0',
-    LOG_LEVEL: 'warn',
+    // As deployed: the access log is part of every request's cost.
+    LOG_LEVEL: 'info',
     PUBLIC_ORIGIN: 'http://localhost',
     SUPABASE_URL: supabase.url,
     SUPABASE_ANON_KEY: supabase.anonKey,
