@@ -39,7 +39,7 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { serve as serveHttp } from '@hono/node-server'
 import { startBff } from '@tessera/bff/node'
-import { planList } from '@tessera/contracts'
+import { planList, stripePrices } from '@tessera/contracts'
 import { openDatabase, prepareDatabase } from '@tessera/emulators/postgres/open-database'
 import type { Sql } from '@tessera/emulators/postgres/sql'
 import type { StripeEmulatorControl } from '@tessera/emulators/stripe/app'
@@ -178,7 +178,12 @@ async function serve(target: Target, databaseUrl: string | undefined): Promise<v
   // the BFF's process in production, and its work (each re-fetch) should not count as the BFF's.
   const stateFile = path.join(workDir, `stripe-${target}.json`)
   rmSync(stateFile, { force: true })
-  const emulator = await startStripeEmulator({ port: 0, webhookUrl: null, seed, stateFile })
+  const emulator = await startStripeEmulator({
+    port: 0,
+    webhookUrl: null,
+    seed: stripePrices,
+    stateFile,
+  })
   await createScenario(sql, stripeAt(emulator.port), emulator.control)
   const events = emulator.control.events().map((entry) => entry.event)
   await emulator.close()
@@ -286,20 +291,6 @@ async function serve(target: Target, databaseUrl: string | undefined): Promise<v
   process.exit(0)
 }
 
-const seed = planList.flatMap((plan) =>
-  plan.lookupKey === null
-    ? []
-    : [
-        {
-          lookupKey: plan.lookupKey,
-          productName: `Tessera ${plan.name}`,
-          unitAmount: plan.monthlyPrice,
-          currency: plan.currency,
-          interval: 'month' as const,
-        },
-      ],
-)
-
 const stripeAt = (port: number) =>
   new Stripe('sk_test_bench', { host: '127.0.0.1', port, protocol: 'http', maxNetworkRetries: 0 })
 
@@ -329,7 +320,12 @@ function startStandIn(
 
 /** The stand-in's process: serves the saved state until told to close. */
 async function serveStandIn(stateFile: string): Promise<void> {
-  const running = await startStripeEmulator({ port: 0, webhookUrl: null, seed, stateFile })
+  const running = await startStripeEmulator({
+    port: 0,
+    webhookUrl: null,
+    seed: stripePrices,
+    stateFile,
+  })
   process.once('message', () => {
     void running.close().then(() => process.exit(0))
   })

@@ -68,6 +68,25 @@ export const plans: Readonly<Record<PlanId, Plan>> = {
 /** Plans in the order the pricing page shows them. */
 export const planList: readonly Plan[] = planIds.map((id) => plans[id])
 
+/**
+ * The monthly prices Stripe must sell for the paid plans, found there by `lookupKey`: what the
+ * Stripe stand-in is seeded with (the stack, the tests, the webhook benchmark). Marked pure, so
+ * bundles that do not use it (the remotes) drop it.
+ */
+export const stripePrices = /* @__PURE__ */ planList.flatMap((plan) =>
+  plan.lookupKey === null
+    ? []
+    : [
+        {
+          lookupKey: plan.lookupKey,
+          productName: `Tessera ${plan.name}`,
+          unitAmount: plan.monthlyPrice,
+          currency: plan.currency,
+          interval: 'month' as const,
+        },
+      ],
+)
+
 /** The plan a Stripe price's `lookup_key` stands for; null for a price we do not sell. */
 export function planForLookupKey(lookupKey: string | null | undefined): Plan | null {
   return planList.find((plan) => plan.lookupKey !== null && plan.lookupKey === lookupKey) ?? null

@@ -1,7 +1,7 @@
 import { createServer } from 'node:net'
 import path from 'node:path'
 import { startBff } from '@tessera/bff/node'
-import { planList } from '@tessera/contracts'
+import { stripePrices } from '@tessera/contracts'
 import { startCdn } from '@tessera/emulators/cdn/node'
 import { startOpenAiEmulator } from '@tessera/emulators/openai/node'
 import { openDatabase, prepareDatabase } from '@tessera/emulators/postgres/open-database'
@@ -112,19 +112,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       webhookUrl: `http://127.0.0.1:${bffPort}/api/billing/webhook`,
       webhookSecret: stripeWebhookSecret,
       // The catalogue is the source of truth for prices; the stand-in sells exactly those.
-      seed: planList.flatMap((plan) =>
-        plan.lookupKey === null
-          ? []
-          : [
-              {
-                lookupKey: plan.lookupKey,
-                productName: `Tessera ${plan.name}`,
-                unitAmount: plan.monthlyPrice,
-                currency: plan.currency,
-                interval: 'month' as const,
-              },
-            ],
-      ),
+      seed: stripePrices,
       log: jsonLogger(options.logLevel ?? 'info'),
     })
     closers.push(() => stripe.close())

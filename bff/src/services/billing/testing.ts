@@ -2,7 +2,7 @@
 // users) wired to the Stripe stand-in in-process, both ways: the BFF's `stripe` SDK calls the
 // stand-in's app, and the stand-in delivers its webhooks to the BFF's app. Never imported by the
 // app itself.
-import { planList } from '@tessera/contracts'
+import { stripePrices } from '@tessera/contracts'
 import type { SubscriptionResponse } from '@tessera/contracts'
 import type { Sql, SqlQueryable } from '@tessera/emulators/postgres/sql'
 import { createStripeEmulator } from '@tessera/emulators/stripe/app'
@@ -21,21 +21,6 @@ export const TEST_STRIPE_KEY = 'sk_test_billing_tests'
 /** The stand-in's address as the SDK sees it; requests never leave the process. */
 const STRIPE_ORIGIN = 'http://stripe.test'
 const BFF_ORIGIN = 'http://bff.test'
-
-/** The catalogue's paid plans as the stand-in's prices, as the stack seeds them. */
-export const catalogueSeed = planList.flatMap((plan) =>
-  plan.lookupKey === null
-    ? []
-    : [
-        {
-          lookupKey: plan.lookupKey,
-          productName: `Tessera ${plan.name}`,
-          unitAmount: plan.monthlyPrice,
-          currency: plan.currency,
-          interval: 'month' as const,
-        },
-      ],
-)
 
 /** Makes chosen statements of the app's database fail as a lost connection would. */
 export interface DatabaseFaults {
@@ -123,7 +108,7 @@ export async function startBillingTestApp(
   // Filled in once the BFF is up; the stand-in only delivers after that.
   const target: { app?: IdentityTestApp['app'] } = {}
   const emulator = createStripeEmulator({
-    seed: catalogueSeed,
+    seed: stripePrices,
     webhookUrl: `${BFF_ORIGIN}/api/billing/webhook`,
     webhookSecret: TEST_WEBHOOK_SECRET,
     retrySchedule: options.retrySchedule ?? [20, 40, 80],
