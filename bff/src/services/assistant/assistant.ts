@@ -212,8 +212,11 @@ export function createAssistant(deps: AssistantDeps) {
         details: { retryAfterSeconds: decision.retryAfterSeconds },
       })
     }
-    // Moderation is the longest of the two (a round trip to another service): it starts first.
+    // Moderation is the longest of the two (a round trip to another service): it starts first,
+    // and its request is on the wire before the hold's statements are built. (The SDK takes a few
+    // turns of promises to send it; this thread would spend them on the database work first.)
     const moderating = settings.moderation ? model.moderate(input.content) : Promise.resolve(false)
+    if (settings.moderation) await new Promise((resolve) => setImmediate(resolve))
     const [flagged, held] = await Promise.allSettled([moderating, hold(sender, input)])
     const quotaRefusal = held.status === 'rejected' && isQuotaRefusal(held.reason)
     if (held.status === 'rejected' && !quotaRefusal) throw held.reason
@@ -341,7 +344,6 @@ export function createAssistant(deps: AssistantDeps) {
       return storing
     }
     const storeTimer = setTimeout(() => void startStoring(), STORE_AFTER_MS)
-    await sink.send('message', opening)
 
     let text = ''
     let chunks = 0
@@ -352,7 +354,11 @@ export function createAssistant(deps: AssistantDeps) {
     // Text waiting for the browser: a write in progress collects what arrives meanwhile into the
     // next event, so a slow connection (or a busy process) gets fewer, larger deltas.
     let pending = ''
-    let writes: Promise<void> = Promise.resolve()
+    // The stream opens with the send's messages, written once this turn of the event loop has put
+    // the model's request on the wire: the first token waits on that request, not on them.
+    let writes: Promise<void> = new Promise((resolve) => setImmediate(resolve)).then(() =>
+      sink.send('message', opening),
+    )
     let queued = false
     const flush = (): Promise<void> => {
       if (!queued) {
@@ -380,8 +386,14 @@ export function createAssistant(deps: AssistantDeps) {
           chunks += 1
           rearm()
           pending += chunk.text
-          if (chunks === 1) void flush().then(startStoring)
-          else void flush()
+          void flush()
+          if (chunks === 1) {
+            // The first token leaves before anything else is read: Node sends a response's writes
+            // when the current run of JavaScript ends, and that run would otherwise go on through
+            // every chunk that came with it (and the messages' insert) first (decision 012).
+            await new Promise((resolve) => setImmediate(resolve))
+            void startStoring()
+          }
         } else if (chunks > 0) {
           rearm()
         }
