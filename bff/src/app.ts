@@ -117,6 +117,8 @@ export interface AppDeps {
   version?: string
   /** Stripe's clients (docs/decisions/007); by default from `STRIPE_API_URL` and the key. */
   stripe?: StripeClients
+  /** The model's HTTP client (the Node entry's is node-fetch.ts); by default the runtime's `fetch`. */
+  modelFetch?: typeof fetch
 }
 
 /**
@@ -218,6 +220,7 @@ export function createApp(deps: AppDeps) {
       apiKey: env.OPENAI_API_KEY,
       modelMap: env.OPENAI_MODEL_MAP,
       timeoutMs: env.ASSISTANT_FIRST_TOKEN_TIMEOUT_MS,
+      ...(deps.modelFetch === undefined ? {} : { fetch: deps.modelFetch }),
     }),
     // The same entitlements /api/me reports: the plan of the user's subscription.
     entitlementsForUser: (claims) => billing.entitlements(claims),
@@ -301,7 +304,7 @@ export function createApp(deps: AppDeps) {
     .route('/api/events', eventsRoutes({ hub, clock, logger, heartbeatMs: env.SSE_HEARTBEAT_MS }))
     .route('/api/auth', authRoutes(identity))
     .route('/api/me', meRoutes(identity))
-    .route('/api/assistant', assistantRoutes({ assistant }))
+    .route('/api/assistant', assistantRoutes({ assistant, logger }))
     .route('/api/billing', billingRoutes({ billing, webhookSecret: env.STRIPE_WEBHOOK_SECRET }))
     .route(
       '/api/deploy',

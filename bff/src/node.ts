@@ -10,6 +10,7 @@ import { createApp } from './app.ts'
 import { systemClock } from './clock.ts'
 import { EnvError, loadEnv } from './env.ts'
 import { createLogger } from './logger.ts'
+import { createNodeFetch } from './node-fetch.ts'
 import type { Logger } from './logger.ts'
 import { createAccessTokenVerifier } from './services/access-tokens.ts'
 import { createSupabaseAuthGateway } from './services/auth-gateway.ts'
@@ -118,6 +119,7 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
     telemetry,
     assets: createHostDist(env.HOST_DIST),
     clientKey: (c) => getConnInfo(c).remote.address,
+    modelFetch: createNodeFetch(),
     db: sql,
     authGateway: createSupabaseAuthGateway({
       url: env.SUPABASE_URL,

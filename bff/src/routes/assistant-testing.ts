@@ -1,5 +1,6 @@
 // Test support for the assistant's routes: the identity test app (PGlite, the Auth stand-in) with
-// the OpenAI stand-in on a free port behind the real `openai` SDK. Never imported by the app.
+// the OpenAI stand-in on a free port behind the real `openai` SDK, over the HTTP client the Node
+// entry gives it (node-fetch.ts). Never imported by the app.
 import { chatStreamEventSchemas } from '@tessera/contracts'
 import type { ChatStreamEventName } from '@tessera/contracts'
 import { startOpenAiEmulator } from '@tessera/emulators/openai/node'
@@ -8,6 +9,7 @@ import { uniqueEmail } from '@tessera/emulators/supabase/test-support'
 import { expect } from 'vitest'
 import { startIdentityTestApp } from '../identity-testing.ts'
 import type { IdentityTestApp, IdentityTestOptions, TestBrowser } from '../identity-testing.ts'
+import { createNodeFetch } from '../node-fetch.ts'
 import { csrfHeaders, sseReader } from '../testing.ts'
 
 export interface AssistantTestApp extends IdentityTestApp {
@@ -34,6 +36,7 @@ export async function startAssistantTestApp(
   try {
     t = await startIdentityTestApp({
       ...options,
+      deps: { modelFetch: createNodeFetch(), ...options.deps },
       env: {
         OPENAI_BASE_URL: `${openai.url}/v1`,
         // Tests send far more than a person would; the limit has its own test.

@@ -8,15 +8,16 @@ import {
 import type { ConversationPage } from '@tessera/contracts'
 import { Hono } from 'hono'
 import type { Context } from 'hono'
-import { streamSSE } from 'hono/streaming'
 import { validator } from 'hono/validator'
 import { z } from 'zod'
 import type { AppEnv } from '../app-env.ts'
 import { validationFailed } from '../errors.ts'
 import { jsonBody, requireJson } from '../middleware/json-body.ts'
 import { noStore } from '../middleware/no-store.ts'
+import type { Logger } from '../logger.ts'
 import type { Assistant, AnswerSink, Sender } from '../services/assistant/assistant.ts'
 import type { ConversationCursor } from '../services/assistant/store.ts'
+import { eventStream } from '../sse.ts'
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -79,8 +80,8 @@ async function senderOf(c: Context<AppEnv>): Promise<Sender> {
  * `/api/assistant`: the signed-in user's conversations, and sends whose answer streams back as
  * SSE (contracts/src/assistant.ts), within the plan's monthly tokens.
  */
-export function assistantRoutes(deps: { assistant: Assistant }) {
-  const { assistant } = deps
+export function assistantRoutes(deps: { assistant: Assistant; logger: Logger }) {
+  const { assistant, logger } = deps
   return new Hono<AppEnv>()
     .use(noStore())
     .get('/conversations', pageQuery, async (c) => {
@@ -140,32 +141,22 @@ export function assistantRoutes(deps: { assistant: Assistant }) {
         })
         // Proxies such as nginx buffer responses unless told not to; an answer must flow.
         c.header('X-Accel-Buffering', 'no')
-        return streamSSE(c, async (stream) => {
-          const signal = c.req.raw.signal
-          // Closed connection (the body was cancelled) or aborted request (Stop): either way
-          // nobody reads on.
-          const gone = () => stream.aborted || signal.aborted
-          const sink: AnswerSink = {
-            // One `data:` line per event: JSON.stringify never writes a raw line break. Written
-            // directly, as writeSSE's line splitting costs on every delta.
-            send: async (event, data) => {
-              await stream.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
-            },
-            get gone() {
-              return gone()
-            },
-            onGone(listener) {
-              // The browser may have left while the send was being checked.
-              if (gone()) {
-                listener()
-                return
-              }
-              stream.onAbort(listener)
-              signal.addEventListener('abort', listener, { once: true })
-            },
-          }
-          await assistant.runSend(prepared, sink)
-        })
+        return eventStream(
+          c,
+          async (stream) => {
+            const sink: AnswerSink = {
+              send: (event, data) => stream.send({ event, data: JSON.stringify(data) }),
+              // Closed connection or aborted request (Stop): either way nobody reads on.
+              get gone() {
+                return stream.aborted
+              },
+              onGone: (listener) => stream.onAbort(listener),
+            }
+            await assistant.runSend(prepared, sink)
+          },
+          (error) =>
+            logger.error('an answer stream failed', { error, requestId: prepared.requestId }),
+        )
       },
     )
     .get('/usage', async (c) => {

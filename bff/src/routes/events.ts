@@ -1,13 +1,13 @@
 import { AUTH_EVENT_TYPE, LIVE_EVENT_NAME, authEventDataSchema } from '@tessera/contracts'
 import type { LiveEvent } from '@tessera/contracts'
 import { Hono } from 'hono'
-import { streamSSE } from 'hono/streaming'
 import type { AppEnv } from '../app-env.ts'
 import type { Clock } from '../clock.ts'
 import type { Logger } from '../logger.ts'
 import { userTopic } from '../services/auth-events.ts'
 import { createLiveEvent } from '../services/event-hub.ts'
 import type { EventHub, Topic } from '../services/event-hub.ts'
+import { eventStream } from '../sse.ts'
 
 export interface EventsDeps {
   hub: EventHub
@@ -45,76 +45,77 @@ export function eventsRoutes(deps: EventsDeps) {
     const session = await c.var.auth.current()
     const topics: Topic[] =
       session === null ? ['broadcast'] : ['broadcast', userTopic(session.userId)]
-    return streamSSE(c, async (stream) => {
-      let ended = false
-      // After SIGNED_OUT the stream delivers what it has queued, then ends.
-      let signedOut = false
-      let wake: (() => void) | null = null
-      const end = (): void => {
-        ended = true
-        wake?.()
-      }
-      stream.onAbort(end)
-      const stopping = () => ended || signedOut || stream.aborted
-
-      const send = async (event: LiveEvent, retry?: number): Promise<void> => {
-        if (ended || stream.aborted) return
-        await stream.writeSSE({
-          event: LIVE_EVENT_NAME,
-          id: event.id,
-          data: JSON.stringify(event),
-          retry,
-        })
-      }
-      const connectionId = crypto.randomUUID()
-      // Deliveries run one after another, in order; the stream waits for them before it ends.
-      let delivered: Promise<void> = Promise.resolve()
-      const deliver = (event: LiveEvent): void => {
-        delivered = delivered
-          .then(() => send(event))
-          .catch((error: unknown) => {
-            logger.warn('live event not delivered', { error, connectionId, requestId })
-          })
-      }
-      // Events published while connection.opened is being written wait, so it always comes first.
-      let early: LiveEvent[] | null = []
-      const unsubscribe = hub.subscribe({
-        topics,
-        onEvent: (event) => {
-          if (early === null) deliver(event)
-          else early.push(event)
-          // The session's tabs hear its SIGNED_OUT, then nothing more of that user's.
-          if (session !== null && signsOut(event, session.id)) {
-            signedOut = true
-            wake?.()
-          }
-        },
-        onClose: end,
-      })
-      try {
-        await send(createLiveEvent('connection.opened', { connectionId }, clock), RECONNECT_MS)
-        const waiting = early
-        early = null
-        waiting.forEach(deliver)
-        while (!stopping()) {
-          await new Promise<void>((resolve) => {
-            const timer = setTimeout(resolve, deps.heartbeatMs)
-            wake = () => {
-              clearTimeout(timer)
-              resolve()
-            }
-          })
-          wake = null
-          if (stopping()) break
-          await stream.writeSSE({ event: 'ping', data: '' })
+    const connectionId = crypto.randomUUID()
+    return eventStream(
+      c,
+      async (stream) => {
+        let ended = false
+        // After SIGNED_OUT the stream delivers what it has queued, then ends.
+        let signedOut = false
+        let wake: (() => void) | null = null
+        const end = (): void => {
+          ended = true
+          wake?.()
         }
-        await delivered
-      } catch (error) {
-        // Caught here rather than by streamSSE's onError, which would send the message as text.
-        logger.error('event stream failed', { error, connectionId, requestId })
-      } finally {
-        unsubscribe()
-      }
-    })
+        stream.onAbort(end)
+        const stopping = () => ended || signedOut || stream.aborted
+
+        const send = async (event: LiveEvent, retry?: number): Promise<void> => {
+          if (ended || stream.aborted) return
+          await stream.send({
+            event: LIVE_EVENT_NAME,
+            id: event.id,
+            data: JSON.stringify(event),
+            ...(retry === undefined ? {} : { retry }),
+          })
+        }
+        // Deliveries run one after another, in order; the stream waits for them before it ends.
+        let delivered: Promise<void> = Promise.resolve()
+        const deliver = (event: LiveEvent): void => {
+          delivered = delivered
+            .then(() => send(event))
+            .catch((error: unknown) => {
+              logger.warn('live event not delivered', { error, connectionId, requestId })
+            })
+        }
+        // Events published while connection.opened is being written wait, so it always comes first.
+        let early: LiveEvent[] | null = []
+        const unsubscribe = hub.subscribe({
+          topics,
+          onEvent: (event) => {
+            if (early === null) deliver(event)
+            else early.push(event)
+            // The session's tabs hear its SIGNED_OUT, then nothing more of that user's.
+            if (session !== null && signsOut(event, session.id)) {
+              signedOut = true
+              wake?.()
+            }
+          },
+          onClose: end,
+        })
+        try {
+          await send(createLiveEvent('connection.opened', { connectionId }, clock), RECONNECT_MS)
+          const waiting = early
+          early = null
+          waiting.forEach(deliver)
+          while (!stopping()) {
+            await new Promise<void>((resolve) => {
+              const timer = setTimeout(resolve, deps.heartbeatMs)
+              wake = () => {
+                clearTimeout(timer)
+                resolve()
+              }
+            })
+            wake = null
+            if (stopping()) break
+            await stream.send({ event: 'ping', data: '' })
+          }
+          await delivered
+        } finally {
+          unsubscribe()
+        }
+      },
+      (error) => logger.error('event stream failed', { error, connectionId, requestId }),
+    )
   })
 }

@@ -2,11 +2,11 @@ import { startOpenAiEmulator } from '@tessera/emulators/openai/node'
 import type { RunningOpenAiEmulator } from '@tessera/emulators/openai/node'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { EnvError, loadEnv } from '../../env.ts'
+import { createNodeFetch } from '../../node-fetch.ts'
 import { createChatModel, modelFailureOf, retryAfterSecondsOf } from './model.ts'
-import type { AnswerChunk, ChatModel } from './model.ts'
+import type { AnswerChunk, ChatModel, ChatModelOptions } from './model.ts'
 
 let openai: RunningOpenAiEmulator
-let model: ChatModel
 
 beforeAll(async () => {
   openai = await startOpenAiEmulator({
@@ -14,7 +14,6 @@ beforeAll(async () => {
     tokensPerSecond: Number.POSITIVE_INFINITY,
     apiKey: 'sk-right',
   })
-  model = createChatModel({ baseURL: `${openai.url}/v1`, apiKey: 'sk-right', timeoutMs: 500 })
 })
 afterAll(() => openai.close())
 
@@ -24,14 +23,14 @@ async function collect(stream: AsyncIterable<AnswerChunk>): Promise<AnswerChunk[
   return chunks
 }
 
-const ask = (content: string, chat: ChatModel = model) =>
+const ask = (content: string, chat: ChatModel, signal = new AbortController().signal) =>
   chat.answer(
     { model: 'gpt-4o-mini', messages: [{ role: 'user', content }], maxAnswerTokens: 500 },
-    new AbortController().signal,
+    signal,
   )
 
 /** What the chat model throws for `content`, as the catalogue names it. */
-async function failureOf(content: string, chat: ChatModel = model) {
+async function failureOf(content: string, chat: ChatModel) {
   const error: unknown = await ask(content, chat).then(
     () => null,
     (caught: unknown) => caught,
@@ -40,13 +39,33 @@ async function failureOf(content: string, chat: ChatModel = model) {
   return modelFailureOf(error)
 }
 
-describe('the chat model', () => {
+// The SDK over the runtime's fetch (the default) and over node-fetch.ts (what the Node entry
+// gives it): the same answers and the same failures.
+describe.each([
+  { client: 'the runtime’s fetch', fetch: (): typeof fetch | undefined => undefined },
+  { client: 'node-fetch.ts', fetch: createNodeFetch },
+])('the chat model over $client', ({ client, fetch: fetchOf }) => {
+  const httpClient = fetchOf()
+  const chatModel = (options: Partial<ChatModelOptions> = {}) =>
+    createChatModel({
+      baseURL: `${openai.url}/v1`,
+      apiKey: 'sk-right',
+      timeoutMs: 500,
+      ...(httpClient === undefined ? {} : { fetch: httpClient }),
+      ...options,
+    })
+  let model: ChatModel
+  beforeAll(() => {
+    model = chatModel()
+  })
+  // Each client's requests are told apart in the stand-in's log.
+  const said = (text: string) => `${text} (${client})`
   it('streams text, the finish and the usage report of an answer', async () => {
-    const chunks = await collect(await ask('Describe a lighthouse.'))
+    const chunks = await collect(await ask(said('Describe a lighthouse.'), model))
     const text = chunks.map((chunk) => chunk.text).join('')
     const request = openai.control
       .requests()
-      .find((entry) => entry.lastUserMessage === 'Describe a lighthouse.')
+      .find((entry) => entry.lastUserMessage === said('Describe a lighthouse.'))
     expect(text).toContain('lighthouse')
     expect(chunks.some((chunk) => chunk.finishReason === 'stop')).toBe(true)
     expect(chunks.at(-1)?.usage).toEqual({
@@ -71,16 +90,11 @@ describe('the chat model', () => {
   })
 
   it('asks the server for its own name of a model when the operator maps it', async () => {
-    const mapped = createChatModel({
-      baseURL: `${openai.url}/v1`,
-      apiKey: 'sk-right',
-      timeoutMs: 500,
-      modelMap: { 'gpt-4o-mini': 'gpt-4.1' },
-    })
-    await collect(await ask('Which model are you?', mapped))
+    const mapped = chatModel({ modelMap: { 'gpt-4o-mini': 'gpt-4.1' } })
+    await collect(await ask(said('Which model are you?'), mapped))
     const request = openai.control
       .requests()
-      .find((entry) => entry.lastUserMessage === 'Which model are you?')
+      .find((entry) => entry.lastUserMessage === said('Which model are you?'))
     expect(request?.model).toBe('gpt-4.1')
   })
 
@@ -100,37 +114,39 @@ describe('the chat model', () => {
   })
 
   it('names a 429 model_busy with its wait, and does not retry it', async () => {
-    openai.control.armFault({ type: 'rate_limit', retryAfterMs: 4200, match: 'busy one' })
-    expect(await failureOf('busy one')).toEqual({
+    openai.control.armFault({ type: 'rate_limit', retryAfterMs: 4200, match: said('busy one') })
+    expect(await failureOf(said('busy one'), model)).toEqual({
       code: 'model_busy',
       retryAfterSeconds: 5,
       misconfigured: false,
     })
-    const tries = openai.control.requests().filter((entry) => entry.lastUserMessage === 'busy one')
+    const tries = openai.control
+      .requests()
+      .filter((entry) => entry.lastUserMessage === said('busy one'))
     expect(tries).toHaveLength(1)
   })
 
   it('names 5xx, a refused connection and a slow server as upstream failures', async () => {
-    openai.control.armFault({ type: 'server_error', status: 502, match: 'broken one' })
-    expect(await failureOf('broken one')).toEqual({
+    openai.control.armFault({ type: 'server_error', status: 502, match: said('broken one') })
+    expect(await failureOf(said('broken one'), model)).toEqual({
       code: 'upstream_unavailable',
       misconfigured: false,
     })
     // A port nobody listens on: the emulator's, once closed.
     const gone = await startOpenAiEmulator({ port: 0 })
     await gone.close()
-    const nowhere = createChatModel({ baseURL: `${gone.url}/v1`, apiKey: 'k', timeoutMs: 500 })
-    expect(await failureOf('anyone there?', nowhere)).toEqual({
+    const nowhere = chatModel({ baseURL: `${gone.url}/v1`, apiKey: 'k' })
+    expect(await failureOf(said('anyone there?'), nowhere)).toEqual({
       code: 'upstream_unavailable',
       misconfigured: false,
     })
     openai.control.armFault({
       type: 'stall',
       endpoint: 'moderations',
-      match: 'slow check',
+      match: said('slow check'),
       count: 2,
     })
-    const error: unknown = await model.moderate('slow check').then(
+    const error: unknown = await model.moderate(said('slow check')).then(
       () => null,
       (caught: unknown) => caught,
     )
@@ -138,22 +154,49 @@ describe('the chat model', () => {
   })
 
   it('marks a wrong key or an unknown model as a configuration problem', async () => {
-    const wrongKey = createChatModel({
-      baseURL: `${openai.url}/v1`,
-      apiKey: 'sk-wrong',
-      timeoutMs: 500,
-    })
-    expect(await failureOf('hello', wrongKey)).toEqual({
+    const wrongKey = chatModel({ apiKey: 'sk-wrong' })
+    expect(await failureOf(said('hello'), wrongKey)).toEqual({
       code: 'upstream_unavailable',
       misconfigured: true,
     })
-    const unknownModel = createChatModel({
-      baseURL: `${openai.url}/v1`,
-      apiKey: 'sk-right',
-      timeoutMs: 500,
-      modelMap: { 'gpt-4o-mini': 'no-such-model' },
-    })
-    expect(await failureOf('hello', unknownModel)).toMatchObject({ misconfigured: true })
+    const unknownModel = chatModel({ modelMap: { 'gpt-4o-mini': 'no-such-model' } })
+    expect(await failureOf(said('hello'), unknownModel)).toMatchObject({ misconfigured: true })
+  })
+  it('throws mid-answer when the stream is cut, after the text that came', async () => {
+    openai.control.armFault({ type: 'cut', afterTokens: 3, match: said('cut me') })
+    const chunks: AnswerChunk[] = []
+    const error: unknown = await (async () => {
+      for await (const chunk of await ask(said('cut me'), model)) chunks.push(chunk)
+    })().then(
+      () => null,
+      (caught: unknown) => caught,
+    )
+    expect(error).not.toBeNull()
+    expect(chunks.filter((chunk) => chunk.text !== '')).toHaveLength(3)
+    expect(chunks.some((chunk) => chunk.finishReason !== null)).toBe(false)
+  })
+
+  it('ends the request when its signal aborts mid-answer', async () => {
+    openai.control.armFault({ type: 'slow', tokensPerSecond: 20, match: said('stop me') })
+    const stop = new AbortController()
+    const chunks: AnswerChunk[] = []
+    const ended = (async () => {
+      for await (const chunk of await ask(said('stop me'), model, stop.signal)) {
+        chunks.push(chunk)
+        if (chunks.filter((each) => each.text !== '').length === 2) stop.abort()
+      }
+    })().then(
+      () => 'ended',
+      (error: unknown) => error,
+    )
+    // The SDK ends an aborted stream quietly.
+    expect(await ended).toBe('ended')
+    expect(chunks.filter((chunk) => chunk.text !== '').length).toBeLessThan(5)
+    // The stand-in saw the connection go and stopped generating.
+    const request = () =>
+      openai.control.requests().find((entry) => entry.lastUserMessage === said('stop me'))
+    await expect.poll(() => request()?.outcome).toBe('aborted')
+    expect(request()?.completionTokens).toBeLessThan(request()?.plannedCompletionTokens ?? 0)
   })
 })
 

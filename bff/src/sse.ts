@@ -1,0 +1,120 @@
+import type { Context } from 'hono'
+
+/** One server-sent event; `data` may span lines (each becomes a `data:` line). */
+export interface ServerSentEvent {
+  event?: string
+  data: string
+  id?: string
+  /** How soon the browser reconnects after the stream drops (ms). */
+  retry?: number
+}
+
+/** The open stream a handler writes its events into. */
+export interface EventStream {
+  /** Writes an event; resolves once the stream has room for more (the connection's pace). */
+  send(event: ServerSentEvent): Promise<void>
+  /** The browser went away (the connection closed, or the request was aborted). */
+  readonly aborted: boolean
+  /** Called once when the browser goes away; at once if it already has. */
+  onAbort(listener: () => void): void
+}
+
+const encoder = new TextEncoder()
+
+/** An event in the wire format; throws on a line break in `event` or `id`. */
+export function formatEvent(message: ServerSentEvent): string {
+  let text = ''
+  if (message.event !== undefined) text += `event: ${field('event', message.event)}\n`
+  if (message.id !== undefined) text += `id: ${field('id', message.id)}\n`
+  if (message.retry !== undefined) text += `retry: ${Math.max(0, Math.trunc(message.retry))}\n`
+  // A line break in the data starts another data line; the browser joins them back with '\n'.
+  text += `data: ${message.data.replace(/\r\n|\r|\n/g, '\ndata: ')}\n\n`
+  return text
+}
+
+function field(name: string, value: string): string {
+  if (/[\r\n]/.test(value)) throw new Error(`an SSE ${name} must not contain a line break`)
+  return value
+}
+
+/**
+ * A `text/event-stream` response whose events `run` writes; the stream ends when `run` settles
+ * (a throw is `onError`'s to report: the stream only ends).
+ *
+ * One ReadableStream the events are enqueued into, rather than hono/streaming's TransformStream
+ * and the ReadableStream around it: on the assistant's path to the first token every event went
+ * through three web streams and their promises (docs/decisions/012). A write waits while a chunk
+ * is still queued, so a slow connection slows the writer (and the assistant gathers the text that
+ * arrives meanwhile into fewer, larger events).
+ */
+export function eventStream(
+  c: Context,
+  run: (stream: EventStream) => Promise<void>,
+  onError: (error: unknown) => void,
+): Response {
+  let controller!: ReadableStreamDefaultController<Uint8Array>
+  let aborted = false
+  let ended = false
+  // Writers waiting for the queued chunk to be taken (a heartbeat can wait beside an event).
+  const waiting: (() => void)[] = []
+  const listeners: (() => void)[] = []
+  const wakeWriters = () => {
+    for (const resolve of waiting.splice(0)) resolve()
+  }
+  const signal = c.req.raw.signal
+
+  const abort = () => {
+    if (aborted) return
+    aborted = true
+    wakeWriters()
+    for (const listener of listeners.splice(0)) listener()
+  }
+  signal.addEventListener('abort', abort, { once: true })
+
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(streamController) {
+        controller = streamController
+      },
+      pull: wakeWriters,
+      cancel: abort,
+    },
+    { highWaterMark: 1 },
+  )
+  const stream: EventStream = {
+    send(message) {
+      if (aborted || ended) return Promise.resolve()
+      controller.enqueue(encoder.encode(formatEvent(message)))
+      if ((controller.desiredSize ?? 0) > 0) return Promise.resolve()
+      return new Promise<void>((resolve) => {
+        waiting.push(resolve)
+      })
+    },
+    get aborted() {
+      return aborted || signal.aborted
+    },
+    onAbort(listener) {
+      if (aborted || signal.aborted) listener()
+      else listeners.push(listener)
+    },
+  }
+
+  void run(stream)
+    .catch(onError)
+    .finally(() => {
+      ended = true
+      signal.removeEventListener('abort', abort)
+      wakeWriters()
+      try {
+        controller.close()
+      } catch {
+        // Already cancelled by the reader: nothing to end.
+      }
+    })
+
+  return c.body(body, 200, {
+    'Content-Type': 'text/event-stream',
+    'Cache-Control': 'no-cache',
+    Connection: 'keep-alive',
+  })
+}
