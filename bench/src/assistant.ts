@@ -12,13 +12,15 @@
  *    all of them are open at once). Goal: zero errors; the BFF process's peak RSS and CPU.
  *
  * Three processes, as in production: this one (the load), the OpenAI stand-in, and the BFF with
- * its database and the Supabase stand-in (sign-up only). The database is PGlite in the BFF's
+ * its database and the Supabase stand-in (sign-up only). The BFF logs at `info` into
+ * `.tessera/bench-assistant-bff.log` (this process does not read its log while it measures) and
+ * takes its commands over an IPC channel; it also reports its CPU per send. The database is PGlite in the BFF's
  * process, as in `npm start`; `BENCH_DATABASE_URL` (an empty database on a PostgreSQL server)
  * measures the BFF as it runs in production instead.
  */
 import { spawn } from 'node:child_process'
 import type { ChildProcess } from 'node:child_process'
-import { rmSync } from 'node:fs'
+import { closeSync, mkdirSync, openSync, rmSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Interface } from 'node:readline'
@@ -30,6 +32,8 @@ import { signInBenchAccount } from './bench-account.ts'
 import { median, percentile, repoRoot, report } from './lib.ts'
 
 const HANDSHAKE = 'benchAssistant'
+/** The BFF's log of the last run. */
+const bffLogFile = path.join(repoRoot, '.tessera/bench-assistant-bff.log')
 const SAMPLE = 'benchSample'
 const pairs = Number(process.env.BENCH_TTFT_PAIRS ?? 300)
 const concurrent = Number(process.env.BENCH_STREAMS ?? 200)
@@ -64,11 +68,37 @@ interface ResourceSample {
   cpuSystemMicros: number
 }
 
-/** Starts a Node process with this one's loader flags (tsx). */
-function spawnTsx(file: string, args: string[], env: NodeJS.ProcessEnv): ChildProcess {
+/** CPU time (user and system) the process used between two samples, in ms. */
+function cpuMsOf(from: ResourceSample, to: ResourceSample): number {
+  return (to.cpuUserMicros + to.cpuSystemMicros - from.cpuUserMicros - from.cpuSystemMicros) / 1000
+}
+
+/** Starts a Node process with this one's loader flags (tsx); its stdout piped here, or to `log`. */
+function spawnTsx(
+  file: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  log?: number,
+): ChildProcess {
   return spawn(process.execPath, [...process.execArgv, file, ...args], {
     env: { ...process.env, ...env },
-    stdio: ['pipe', 'pipe', 'inherit'],
+    stdio: log === undefined ? ['ignore', 'pipe', 'inherit'] : ['ignore', log, 'inherit', 'ipc'],
+  })
+}
+
+/** The first message of `child` that `match` accepts. */
+function messageOf<T>(child: ChildProcess, match: (message: unknown) => T | undefined): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onMessage = (message: unknown) => {
+      const value = match(message)
+      if (value === undefined) return
+      child.off('message', onMessage)
+      child.off('exit', onExit)
+      resolve(value)
+    }
+    const onExit = (code: number | null) => reject(new Error(`the BFF process exited (${code})`))
+    child.on('message', onMessage)
+    child.once('exit', onExit)
   })
 }
 
@@ -131,10 +161,10 @@ async function serve(): Promise<void> {
     cookies.push(`${account.name}=${account.value}`)
   }
 
+  // Peak memory is watched only once asked to (for the concurrent answers): during the
+  // first-token rounds the timer would take this thread's time from the sends measured.
   let peak = 0
-  const sampler = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage.rss())
-  }, 10)
+  let sampler: NodeJS.Timeout | undefined
   const served: Served = {
     bffUrl: bff.url,
     unmoderatedUrl: unmoderated.url,
@@ -142,10 +172,14 @@ async function serve(): Promise<void> {
     openaiUrl,
     cookies,
   }
-  console.log(JSON.stringify({ [HANDSHAKE]: served }))
-  const commands = createInterface({ input: process.stdin })
-  commands.on('line', (line) => {
-    if (line !== 'sample') return
+  // Commands and answers go over the IPC channel; stdout is the BFF's log, to a file.
+  process.send!({ [HANDSHAKE]: served })
+  process.on('message', (message) => {
+    if (message !== 'sample' && message !== 'watch') return
+    if (message === 'watch')
+      sampler ??= setInterval(() => {
+        peak = Math.max(peak, process.memoryUsage.rss())
+      }, 10)
     const rss = process.memoryUsage.rss()
     const cpu = process.cpuUsage()
     const sample: ResourceSample = {
@@ -155,9 +189,9 @@ async function serve(): Promise<void> {
       cpuSystemMicros: cpu.system,
     }
     peak = rss
-    console.log(JSON.stringify({ [SAMPLE]: sample }))
+    process.send!({ [SAMPLE]: sample })
   })
-  commands.once('close', () => {
+  process.once('disconnect', () => {
     clearInterval(sampler)
     void (async () => {
       await bff.close()
@@ -318,20 +352,30 @@ async function main(): Promise<void> {
   const openaiUrl = await lineOf(openaiLines, (line) =>
     line.startsWith('{"') ? (JSON.parse(line) as { url?: string }).url : undefined,
   )
-  const bff = spawnTsx(fileURLToPath(import.meta.url), ['--serve'], { BENCH_OPENAI_URL: openaiUrl })
-  const lines = createInterface({ input: bff.stdout! })
-  const served = await lineOf(lines, (line) =>
-    line.startsWith(`{"${HANDSHAKE}":`)
-      ? (JSON.parse(line) as Record<string, Served>)[HANDSHAKE]
+  // The BFF logs at `info` as deployed, into a file: this process (the one measuring) is not
+  // also the one reading its log.
+  mkdirSync(path.dirname(bffLogFile), { recursive: true })
+  const log = openSync(bffLogFile, 'w')
+  const bff = spawnTsx(
+    fileURLToPath(import.meta.url),
+    ['--serve'],
+    { BENCH_OPENAI_URL: openaiUrl },
+    log,
+  )
+  closeSync(log)
+  const served = await messageOf(bff, (message) =>
+    typeof message === 'object' && message !== null && HANDSHAKE in message
+      ? (message as Record<string, Served>)[HANDSHAKE]
       : undefined,
   )
-  const sample = async (): Promise<ResourceSample> => {
-    const next = lineOf(lines, (line) =>
-      line.startsWith(`{"${SAMPLE}":`)
-        ? (JSON.parse(line) as Record<string, ResourceSample>)[SAMPLE]
+  /** The BFF process's memory and CPU so far; `watch` also starts watching its peak memory. */
+  const sample = async (command: 'sample' | 'watch' = 'sample'): Promise<ResourceSample> => {
+    const next = messageOf(bff, (message) =>
+      typeof message === 'object' && message !== null && SAMPLE in message
+        ? (message as Record<string, ResourceSample>)[SAMPLE]
         : undefined,
     )
-    bff.stdin!.write('sample\n')
+    bff.send(command)
     return next
   }
 
@@ -354,6 +398,7 @@ async function main(): Promise<void> {
     const bffMs: number[] = []
     const unmoderatedMs: number[] = []
     let ttftErrors = 0
+    const roundsStart = await sample()
     for (const [index, ids] of conversations.entries()) {
       const question = `Question ${index}: how do tides work?`
       const paths = [
@@ -383,6 +428,9 @@ async function main(): Promise<void> {
       bffMs.push(through.firstTokenMs)
       unmoderatedMs.push(bare.firstTokenMs)
     }
+    const roundsEnd = await sample()
+    // The BFF process's CPU per send, whole sends (through `done`), both BFFs of the rounds.
+    const cpuPerSendMs = (cpuMsOf(roundsStart, roundsEnd) / (2 * rounds)).toFixed(2)
     const overheads = bffMs.map((ms, index) => ms - (directMs[index] ?? 0))
     const ownOverheads = unmoderatedMs.map((ms, index) => ms - (directMs[index] ?? 0))
 
@@ -404,7 +452,7 @@ async function main(): Promise<void> {
         return { cookie, id: await newConversation(served.concurrentUrl, cookie) }
       }),
     )
-    const before = await sample()
+    const before = await sample('watch')
     const started = performance.now()
     let open = 0
     let peakOpen = 0
@@ -432,12 +480,7 @@ async function main(): Promise<void> {
     const after = await sample()
     const failures = results.filter((result) => !result.ok)
     for (const failure of failures.slice(0, 5)) console.error(failure.failure)
-    const cpuMs =
-      (after.cpuUserMicros +
-        after.cpuSystemMicros -
-        before.cpuUserMicros -
-        before.cpuSystemMicros) /
-      1000
+    const cpuMs = cpuMsOf(before, after)
     const firstTokens = results.flatMap((result) =>
       result.firstTokenMs === null ? [] : [result.firstTokenMs],
     )
@@ -463,6 +506,11 @@ async function main(): Promise<void> {
         [
           'of which the BFF itself (moderation off: median; p95)',
           `${ms(median(ownOverheads))}; ${ms(percentile(ownOverheads, 95))}`,
+          '',
+        ],
+        [
+          'BFF process CPU per send in those rounds (the whole send, to `done`)',
+          `${cpuPerSendMs} ms`,
           '',
         ],
         [
@@ -501,12 +549,16 @@ async function main(): Promise<void> {
         before,
         after,
         cpuMs,
+        cpuPerSendMs: Number(cpuPerSendMs),
       },
     )
     if (ttftErrors > 0) process.exitCode = 1
   } finally {
-    bff.stdin!.end()
-    await new Promise((resolve) => bff.once('exit', resolve))
+    if (bff.exitCode === null) {
+      const exited = new Promise((resolve) => bff.once('exit', resolve))
+      if (bff.connected) bff.disconnect()
+      await exited
+    }
     openai.kill('SIGTERM')
   }
 }
