@@ -91,6 +91,23 @@ describe('the assistant over HTTP', () => {
     expect(reader.frames.at(-1)?.event).toBe('done')
   }, 30_000)
 
+  it('sends the first token of a burst at once, and the rest of the burst in a few events', async () => {
+    const id = await newConversation()
+    const content = 'All of it at once, please.'
+    openai.control.armFault({ type: 'slow', tokensPerSecond: 1_000_000, match: content })
+    const reader = sseReader(await send(id, content))
+    await reader.closed(30_000)
+    const deltas = reader.frames.filter((frame) => frame.event === 'delta')
+    const request = openai.control
+      .requests()
+      .find((entry) => entry.path === '/v1/chat/completions' && entry.lastUserMessage === content)
+    const tokens = request?.completionTokens ?? 0
+    expect(tokens).toBeGreaterThan(20)
+    // Not an event (and a write) per token: the chunks of one read go out together.
+    expect(deltas.length).toBeGreaterThanOrEqual(2)
+    expect(deltas.length).toBeLessThan(tokens / 4)
+  }, 30_000)
+
   it('stops the model and keeps the partial answer when the browser aborts the request', async () => {
     const id = await newConversation()
     const content = 'A long answer I will not wait for.'

@@ -360,15 +360,20 @@ export function createAssistant(deps: AssistantDeps) {
       sink.send('message', opening),
     )
     let queued = false
+    let deltas = 0
     const flush = (): Promise<void> => {
       if (!queued) {
         queued = true
         writes = writes.then(async () => {
+          // After the first delta, a write waits out this turn of the event loop: the chunks
+          // that came in one read from the model go out as one event, not an event each.
+          if (deltas > 0) await new Promise((resolve) => setImmediate(resolve))
           // Text that arrives from here on is taken by this write, or queues the next one.
           queued = false
           while (pending !== '' && !sink.gone) {
             const delta = pending
             pending = ''
+            deltas += 1
             await sink.send('delta', { text: delta })
           }
         })
