@@ -5,8 +5,8 @@ import https from 'node:https'
 /**
  * `fetch` on `node:http`, for the OpenAI SDK (docs/decisions/012). Node's own `fetch` (undici)
  * builds a WHATWG Request, several AbortSignals and a chain of web streams for every request;
- * measured on this 2-core VM, a moderation call cost about 0.9 ms of CPU through it and 0.3 ms
- * through `node:http`, and the BFF runs two such calls before each answer's first token.
+ * measured on this 2-core VM, a bare moderation request cost about 0.9 ms of CPU through it and
+ * 0.3 ms through `node:http`, and the BFF makes two requests before each answer's first token.
  *
  * What the SDK sends and reads, and no more: string or byte bodies (JSON), any method and
  * headers, an AbortSignal; a real `Response` back, its body streamed as the bytes arrive.
