@@ -87,6 +87,8 @@ describe('nodeFetch', () => {
         'content-type': 'application/json',
         // In bytes: é is two.
         'content-length': '10',
+        // Uncompressed: nothing here decodes gzip.
+        'accept-encoding': 'identity',
       },
     })
     expect(response).toBeInstanceOf(Response)

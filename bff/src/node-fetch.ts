@@ -10,8 +10,10 @@ import https from 'node:https'
  *
  * What the SDK sends and reads, and no more: string or byte bodies (JSON), any method and
  * headers, an AbortSignal; a real `Response` back, its body streamed as the bytes arrive.
- * Connections are kept alive. Anything else (a `Request` object, a stream or form body) is a
- * TypeError, so a future SDK that needs more fails loudly rather than sending something else.
+ * Connections are kept alive. It asks for uncompressed answers (`Accept-Encoding: identity`;
+ * fetch would offer gzip and decode it), so nothing needs decoding. Anything else (a `Request` object, a stream or
+ * form body) is a TypeError, so a future SDK that needs more fails loudly rather than sending
+ * something else.
  */
 export function createNodeFetch(): typeof fetch {
   const agents: Record<string, http.Agent> = {
@@ -37,6 +39,7 @@ export function createNodeFetch(): typeof fetch {
       headers[name] = value
     })
     if (body !== null) headers['content-length'] = String(Buffer.byteLength(body))
+    headers['accept-encoding'] ??= 'identity'
     const method = (init.method ?? 'GET').toUpperCase()
 
     return new Promise<Response>((resolve, reject) => {
