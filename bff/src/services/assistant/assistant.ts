@@ -13,6 +13,7 @@ import type { Clock } from '../../clock.ts'
 import type { UserClaims } from '../../db/with-user.ts'
 import type { Logger } from '../../logger.ts'
 import type { EventHub } from '../event-hub.ts'
+import { nextTurn } from '../../next-turn.ts'
 import { createRateLimiter } from '../rate-limiter.ts'
 import type { EntitlementsForUser } from './entitlements.ts'
 import { estimateCompletionTokens, estimatePromptTokens, reservationFor } from './estimate.ts'
@@ -216,7 +217,7 @@ export function createAssistant(deps: AssistantDeps) {
     // and its request is on the wire before the hold's statements are built. (The SDK takes a few
     // turns of promises to send it; this thread would spend them on the database work first.)
     const moderating = settings.moderation ? model.moderate(input.content) : Promise.resolve(false)
-    if (settings.moderation) await new Promise((resolve) => setImmediate(resolve))
+    if (settings.moderation) await nextTurn()
     const [flagged, held] = await Promise.allSettled([moderating, hold(sender, input)])
     const quotaRefusal = held.status === 'rejected' && isQuotaRefusal(held.reason)
     if (held.status === 'rejected' && !quotaRefusal) throw held.reason
@@ -356,9 +357,7 @@ export function createAssistant(deps: AssistantDeps) {
     let pending = ''
     // The stream opens with the send's messages, written once this turn of the event loop has put
     // the model's request on the wire: the first token waits on that request, not on them.
-    let writes: Promise<void> = new Promise((resolve) => setImmediate(resolve)).then(() =>
-      sink.send('message', opening),
-    )
+    let writes: Promise<void> = nextTurn().then(() => sink.send('message', opening))
     let queued = false
     let deltas = 0
     const flush = (): Promise<void> => {
@@ -367,7 +366,7 @@ export function createAssistant(deps: AssistantDeps) {
         writes = writes.then(async () => {
           // After the first delta, a write waits out this turn of the event loop: the chunks
           // that came in one read from the model go out as one event, not an event each.
-          if (deltas > 0) await new Promise((resolve) => setImmediate(resolve))
+          if (deltas > 0) await nextTurn()
           // Text that arrives from here on is taken by this write, or queues the next one.
           queued = false
           while (pending !== '' && !sink.gone) {
@@ -396,7 +395,7 @@ export function createAssistant(deps: AssistantDeps) {
             // The first token leaves before anything else is read: Node sends a response's writes
             // when the current run of JavaScript ends, and that run would otherwise go on through
             // every chunk that came with it (and the messages' insert) first (decision 012).
-            await new Promise((resolve) => setImmediate(resolve))
+            await nextTurn()
             void startStoring()
           }
         } else if (chunks > 0) {
