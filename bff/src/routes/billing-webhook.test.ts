@@ -76,6 +76,24 @@ async function expectStoredAsStripe(userId: string, subscriptionId: string) {
   expect(differences(stateOfRow(row), await stripeState(subscriptionId))).toEqual([])
 }
 
+/**
+ * The end of a same-second pair: the first event re-fetched from Stripe, the second settled
+ * `unchanged`, the row as Stripe has it; then the held webhooks go out and settle.
+ */
+async function expectTieSettled(pair: {
+  refetched: string | undefined
+  unchanged: string | undefined
+  userId: string
+  subscriptionId: string
+}) {
+  const ledger = await t.ledger()
+  expect(ledger.find((row) => row.id === pair.refetched)?.outcome).toBe('refetched')
+  expect(ledger.find((row) => row.id === pair.unchanged)?.outcome).toBe('unchanged')
+  await expectStoredAsStripe(pair.userId, pair.subscriptionId)
+  t.emulator.control.resumeWebhooks()
+  await t.webhooksSettled()
+}
+
 /** Subscribes with webhooks held back; returns the ids the later steps need. */
 async function heldSubscription(name: string) {
   const { browser, userId } = await t.user(email(name))
@@ -254,12 +272,12 @@ describe('POST /api/billing/webhook: events', () => {
     expect(completed[0]?.created).toBe(created[0]?.created)
     const results = await deliver([...completed, ...created].map((event) => event.id))
     expect(results).toHaveLength(2)
-    const ledger = await t.ledger()
-    expect(ledger.find((row) => row.id === completed[0]?.id)?.outcome).toBe('refetched')
-    expect(ledger.find((row) => row.id === created[0]?.id)?.outcome).toBe('unchanged')
-    await expectStoredAsStripe(userId, subscriptionId)
-    t.emulator.control.resumeWebhooks()
-    await t.webhooksSettled()
+    await expectTieSettled({
+      refetched: completed[0]?.id,
+      unchanged: created[0]?.id,
+      userId,
+      subscriptionId,
+    })
   })
 
   it('settles a same-second event that agrees with the stored row without asking Stripe', async () => {
@@ -281,12 +299,12 @@ describe('POST /api/billing/webhook: events', () => {
     } finally {
       t.emulator.control.clearFaults()
     }
-    const ledger = await t.ledger()
-    expect(ledger.find((row) => row.id === completed[0]?.id)?.outcome).toBe('refetched')
-    expect(ledger.find((row) => row.id === created[0]?.id)?.outcome).toBe('unchanged')
-    await expectStoredAsStripe(userId, subscriptionId)
-    t.emulator.control.resumeWebhooks()
-    await t.webhooksSettled()
+    await expectTieSettled({
+      refetched: completed[0]?.id,
+      unchanged: created[0]?.id,
+      userId,
+      subscriptionId,
+    })
   })
 
   it('asks Stripe when a same-second event disagrees with the stored row', async () => {

@@ -2,11 +2,13 @@
 // writes (RLS is for users' reads); every function runs on the database or an open transaction.
 import type { SqlQueryable } from '@tessera/emulators/postgres/sql'
 import { sql as raw } from 'kysely'
+import type { QueryCreator } from 'kysely'
 import { execute, queries } from '../../db/query.ts'
 import type {
   BillingCustomerRow,
   BillingEventOutcome,
   BillingSubscriptionRow,
+  Database,
 } from '../../db/schema.ts'
 import { reusableStatement } from '../../db/reusable-statement.ts'
 import type { SubscriptionState } from './subscription-state.ts'
@@ -38,6 +40,30 @@ export async function lockCustomerByStripeId(
   return rows[0] ?? null
 }
 
+/** The event's ledger row; an event delivered again inserts nothing (and returns no id). */
+function ledgerInsert(
+  db: QueryCreator<Database>,
+  values: {
+    eventId: string
+    type: string
+    createdAt: Date
+    objectId: string | null
+    outcome: BillingEventOutcome
+  },
+) {
+  return db
+    .insertInto('billing_events')
+    .values({
+      id: values.eventId,
+      type: values.type,
+      stripe_created_at: values.createdAt,
+      object_id: values.objectId,
+      outcome: values.outcome,
+    })
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .returning('id')
+}
+
 const recordAndLockStatement = reusableStatement(
   (values: {
     eventId: string
@@ -47,19 +73,7 @@ const recordAndLockStatement = reusableStatement(
     stripeCustomerId: string
   }) =>
     queries
-      .with('recorded', (db) =>
-        db
-          .insertInto('billing_events')
-          .values({
-            id: values.eventId,
-            type: values.type,
-            stripe_created_at: values.createdAt,
-            object_id: values.objectId,
-            outcome: 'received',
-          })
-          .onConflict((conflict) => conflict.column('id').doNothing())
-          .returning('id'),
-      )
+      .with('recorded', (db) => ledgerInsert(db, { ...values, outcome: 'received' }))
       .with('locked', (db) =>
         db
           .selectFrom('billing_customers')
@@ -345,18 +359,7 @@ const recordStatement = reusableStatement(
     createdAt: Date
     objectId: string | null
     outcome: BillingEventOutcome
-  }) =>
-    queries
-      .insertInto('billing_events')
-      .values({
-        id: values.eventId,
-        type: values.type,
-        stripe_created_at: values.createdAt,
-        object_id: values.objectId,
-        outcome: values.outcome,
-      })
-      .onConflict((conflict) => conflict.column('id').doNothing())
-      .returning('id'),
+  }) => ledgerInsert(queries, values),
 )
 
 /** Notes what an event recorded as `received` did, in the same transaction as its effects. */
