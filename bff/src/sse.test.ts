@@ -47,6 +47,27 @@ describe('eventStream', () => {
     expect(errors).toEqual([])
   })
 
+  it('returns the response after the handler’s first turn, so what that turn set off goes first', async () => {
+    const steps: string[] = []
+    const app = new Hono().get('/events', async (c) => {
+      const response = await eventStream(
+        c,
+        async (stream) => {
+          // As a client request goes: some promise callbacks, then its write at the turn's end.
+          for (let hop = 0; hop < 20; hop += 1) await Promise.resolve()
+          process.nextTick(() => steps.push('request written'))
+          await new Promise<void>((resolve) => stream.onAbort(resolve))
+        },
+        () => undefined,
+      )
+      steps.push('response returned')
+      return response
+    })
+    const response = await app.request('/events')
+    expect(steps).toEqual(['request written', 'response returned'])
+    await response.body?.cancel()
+  })
+
   it('holds a writer while the reader is behind, and lets it on as the reader takes events', async () => {
     const written: number[] = []
     const { app } = streamingApp(async (stream) => {

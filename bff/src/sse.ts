@@ -1,4 +1,5 @@
 import type { Context } from 'hono'
+import { nextTurn } from './next-turn.ts'
 
 /** One server-sent event; `data` may span lines (each becomes a `data:` line). */
 export interface ServerSentEvent {
@@ -46,12 +47,17 @@ function field(name: string, value: string): string {
  * through three web streams and their promises (docs/decisions/012). A write waits while a chunk
  * is still queued, so a slow connection slows the writer (and the assistant gathers the text that
  * arrives meanwhile into fewer, larger events).
+ *
+ * `run` starts at once; the response is returned on the next turn of the event loop. The server
+ * writes a streamed response's head as soon as it has the response (@hono/node-server flushes it
+ * when no event is queued yet), and that write would otherwise go out before whatever `run` set
+ * off in its first turn: the assistant's request to the model (docs/decisions/013).
  */
-export function eventStream(
+export async function eventStream(
   c: Context,
   run: (stream: EventStream) => Promise<void>,
   onError: (error: unknown) => void,
-): Response {
+): Promise<Response> {
   let controller!: ReadableStreamDefaultController<Uint8Array>
   let aborted = false
   let ended = false
@@ -112,6 +118,7 @@ export function eventStream(
       }
     })
 
+  await nextTurn()
   return c.body(body, 200, {
     'Content-Type': 'text/event-stream',
     'Cache-Control': 'no-cache',

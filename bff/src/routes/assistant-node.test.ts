@@ -1,3 +1,4 @@
+import { connect } from 'node:net'
 import { messageListSchema } from '@tessera/contracts'
 import { startOpenAiEmulator } from '@tessera/emulators/openai/node'
 import type { RunningOpenAiEmulator } from '@tessera/emulators/openai/node'
@@ -106,6 +107,39 @@ describe('the assistant over HTTP', () => {
     // Not an event (and a write) per token: the chunks of one read go out together.
     expect(deltas.length).toBeGreaterThanOrEqual(2)
     expect(deltas.length).toBeLessThan(tokens / 4)
+  }, 30_000)
+
+  it('opens the stream with the send’s messages in the same write as the first token', async () => {
+    const id = await newConversation()
+    const content = 'One write for the opening and the first token.'
+    openai.control.armFault({ type: 'slow', tokensPerSecond: 1000, match: content })
+    const body = JSON.stringify({ content })
+    const url = new URL(bff.url)
+    // Raw bytes, a read at a time: an HTTP client would hand over each chunk of the body apart.
+    const socket = connect(Number(url.port), url.hostname)
+    const reads: string[] = []
+    const done = new Promise<void>((resolve) => {
+      socket.on('data', (bytes: Buffer) => {
+        reads.push(bytes.toString('utf8'))
+        if (reads.join('').includes('event: done')) resolve()
+      })
+    })
+    socket.write(
+      [
+        `POST /api/assistant/conversations/${id}/messages HTTP/1.1`,
+        `host: ${url.host}`,
+        ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`),
+        `content-length: ${Buffer.byteLength(body)}`,
+        '',
+        body,
+      ].join('\r\n'),
+    )
+    await done
+    socket.destroy()
+    expect(reads.join('')).toMatch(/^HTTP\/1\.1 200 /)
+    const opening = reads.find((read) => read.includes('event: message'))
+    expect(opening).toBeDefined()
+    expect(opening).toContain('event: delta')
   }, 30_000)
 
   it('stops the model and keeps the partial answer when the browser aborts the request', async () => {

@@ -319,9 +319,9 @@ export function createAssistant(deps: AssistantDeps) {
     // Awaited below; until then a refusal must not count as unhandled.
     answering.catch(() => undefined)
 
-    // The messages' ids and time are made here, so the browser has them at once; they are written
-    // once the first token is on its way (or the answer ended, or the model is slow to start):
-    // writing them sooner would hold up that token, as an embedded database works on this thread.
+    // The messages' ids and time are made here, when the send was taken; they are written once the
+    // first token is on its way (or the answer ended, or the model is slow to start): writing them
+    // sooner would hold up that token, as an embedded database works on this thread.
     const opening = openingOf(prepared, new Date(clock.now()))
     let storeFailure: unknown = null
     let storing: Promise<boolean> | null = null
@@ -344,7 +344,10 @@ export function createAssistant(deps: AssistantDeps) {
         )
       return storing
     }
-    const storeTimer = setTimeout(() => void startStoring(), STORE_AFTER_MS)
+    const storeTimer = setTimeout(() => {
+      sendOpening()
+      void startStoring()
+    }, STORE_AFTER_MS)
 
     let text = ''
     let chunks = 0
@@ -355,12 +358,20 @@ export function createAssistant(deps: AssistantDeps) {
     // Text waiting for the browser: a write in progress collects what arrives meanwhile into the
     // next event, so a slow connection (or a busy process) gets fewer, larger deltas.
     let pending = ''
-    // The stream opens with the send's messages, written once this turn of the event loop has put
-    // the model's request on the wire: the first token waits on that request, not on them.
-    let writes: Promise<void> = nextTurn().then(() => sink.send('message', opening))
+    // The stream opens with the send's messages, in the same write as the first token (one write
+    // on the way to it, not two), or when they are stored if the model is slow to start, or when
+    // the answer ends without a token (decision 013).
+    let writes: Promise<void> = Promise.resolve()
+    let openingSent = false
+    const sendOpening = () => {
+      if (openingSent) return
+      openingSent = true
+      writes = writes.then(() => sink.send('message', opening))
+    }
     let queued = false
     let deltas = 0
     const flush = (): Promise<void> => {
+      sendOpening()
       if (!queued) {
         queued = true
         writes = writes.then(async () => {
