@@ -105,9 +105,9 @@ export type SendMessageBody = z.infer<typeof sendMessageBodySchema>
 
 /**
  * SSE events of a send, in order: `message` (the user's message and the assistant's placeholder as
- * they are stored, sent before the model answers; and the conversation, titled by its first
- * message), `delta`* (text to append),
- * `usage` (once: what this answer counted, zeros when nothing was), then `done` or `error` (last).
+ * they are stored, and the conversation, titled by its first message; it comes with the first
+ * token, or after a quarter of a second without one, or ahead of an early error), `delta`* (text
+ * to append), `usage` (once: what this answer counted, zeros when nothing was), then `done` or `error` (last).
  * A refusal before the answer starts (`quota_exceeded`, `content_flagged`, `rate_limited`,
  * `not_found`, an unreachable moderation) is a plain JSON error response, not a stream.
  */
