@@ -1,6 +1,7 @@
 import {
   USAGE_EVENT_TYPE,
   conversationPageSchema,
+  errorCatalogue,
   errorBodySchema,
   isCatalogued,
   messageListSchema,
@@ -17,7 +18,7 @@ import { SYSTEM_PROMPT } from '../services/assistant/assistant.ts'
 import { reservationFor } from '../services/assistant/estimate.ts'
 import { usagePeriodOf } from '../services/assistant/period.ts'
 import { createQuota } from '../services/assistant/quota.ts'
-import { createAssistantStore } from '../services/assistant/store.ts'
+import { abandonedAfterMs, createAssistantStore } from '../services/assistant/store.ts'
 import { csrfHeaders, waitFor } from '../testing.ts'
 import {
   deltaText,
@@ -389,6 +390,34 @@ describe('sending a message', () => {
     const id = await newConversation(ada, 'Kitchen')
     const events = await sendAndRead(ada, id, 'What can I cook with lentils?')
     expect((events[0]?.data as { conversation: Conversation }).conversation.title).toBe('Kitchen')
+  })
+
+  it('shows an answer whose BFF died while it streamed as cut off, once no BFF can still be writing it', async () => {
+    const ada = await t.user('ada')
+    const id = await newConversation(ada)
+    await sendAndRead(ada, id, 'An answer that will be left streaming.')
+    await sendAndRead(ada, id, 'And one that is still being written.')
+    const [, older, , newer] = (await messagesOf(ada, id)).messages
+    // What a crash leaves: the placeholder as `beginSend` stored it, never finished.
+    const leftStreaming = (messageId: string, age: string) =>
+      t.db.query(
+        `update assistant_messages set status = 'streaming', content = '', prompt_tokens = null,
+           completion_tokens = null, usage_estimated = null, created_at = now() - $2::interval
+         where id = $1`,
+        [messageId, age],
+      )
+    await leftStreaming(older!.id, `${abandonedAfterMs / 1000 + 60} seconds`)
+    await leftStreaming(newer!.id, '5 minutes')
+
+    const messages = (await messagesOf(ada, id)).messages
+    expect(messages[1]).toMatchObject({
+      id: older!.id,
+      status: 'failed',
+      content: '',
+      error: { code: 'answer_interrupted', message: errorCatalogue.answer_interrupted.message },
+    })
+    // Within the hour, another BFF may still be writing it.
+    expect(messages[3]).toMatchObject({ id: newer!.id, status: 'streaming', error: null })
   })
 
   it('sends the conversation so far with each question, within the bounds', async () => {

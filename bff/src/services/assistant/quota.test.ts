@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { UserClaims } from '../../db/with-user.ts'
 import { createBffTestDatabase, databaseSetupTimeout } from '../../identity-testing.ts'
 import { usagePeriodOf } from './period.ts'
-import { createQuota, staleReservationMs } from './quota.ts'
+import { createQuota } from './quota.ts'
+import { abandonedAfterMs } from './store.ts'
 import type { Quota } from './quota.ts'
 
 let sql: Sql
@@ -206,7 +207,7 @@ describe('the monthly token quota', () => {
     ).toBe(false)
     await sql.query(
       `update assistant_reservations set created_at = now() - make_interval(secs => $2::float8) where id = $1`,
-      [held.id, staleReservationMs / 1000 + 1],
+      [held.id, abandonedAfterMs / 1000 + 1],
     )
     const next = await quota.reserve({ userId: user, period: november, limit: 1000, tokens: 200 })
     expect(next).toMatchObject({ ok: true, counters: { used: 0, reserved: 200 } })

@@ -7,7 +7,7 @@ import { withUser } from '../../db/with-user.ts'
 import type { UserClaims } from '../../db/with-user.ts'
 import { MESSAGE_OVERHEAD_BOUND } from './estimate.ts'
 import type { UsagePeriod } from './period.ts'
-import { recentHistory } from './store.ts'
+import { abandonedAfterMs, recentHistory } from './store.ts'
 
 /** A user's counters for one month, as stored. */
 export interface UsageCounters {
@@ -190,7 +190,7 @@ export function createQuota(sql: Sql): Quota {
         await createRow(userId, period, limit)
         row = await attempt()
       }
-      if (row === undefined && (await quota.releaseStale(userId, staleReservationMs)) > 0)
+      if (row === undefined && (await quota.releaseStale(userId, abandonedAfterMs)) > 0)
         row = await attempt()
       if (row === undefined) return { ok: false, counters: await readAsOwner(userId, period) }
       return { ok: true, id, tokens: row.tokens, counters: countersOf(row) }
@@ -283,9 +283,3 @@ export function createQuota(sql: Sql): Quota {
   }
   return quota
 }
-
-/**
- * After this long a reservation can only belong to a BFF that died mid-answer (answers end long
- * before: the idle timeout ends a silent one, the answer cap a long one).
- */
-export const staleReservationMs = 60 * 60 * 1000

@@ -16,6 +16,14 @@ export const UNTITLED = 'New conversation'
 const DERIVED_TITLE_LENGTH = 60
 /** The most messages one conversation lists (the newest, oldest first). */
 const MESSAGE_LIST_LIMIT = 1000
+/**
+ * After this long, an answer still `streaming` (and its hold) can only belong to a BFF that died
+ * mid-answer: answers end long before (the idle timeout ends a silent one, the answer cap a long
+ * one). The quota releases its hold when a send needs the room; the answer reads as interrupted.
+ */
+export const abandonedAfterMs = 60 * 60 * 1000
+const abandonedAnswer = raw<boolean>`status = 'streaming'
+  and created_at < now() - make_interval(secs => ${abandonedAfterMs / 1000})`
 
 /** A conversation as stored: no title until one is given. */
 export type StoredConversation = Omit<Conversation, 'title'> & { title: string | null }
@@ -122,6 +130,18 @@ export function chatMessageOf(row: MessageColumns): ChatMessage {
     usage,
     error: code === null ? null : { code, message: errorCatalogue[code].message },
     createdAt: row.created_at.toISOString(),
+  }
+}
+
+/**
+ * An answer whose BFF died while it streamed: what was stored of it (nothing, as the text is written
+ * when the answer ends) is kept, marked as cut off.
+ */
+function interrupted(row: MessageColumns): MessageColumns {
+  return {
+    ...row,
+    status: row.content === '' ? 'failed' : 'partial',
+    error_code: 'answer_interrupted',
   }
 }
 
@@ -317,6 +337,7 @@ export function createAssistantStore(sql: Sql): AssistantStore {
             queries
               .selectFrom('assistant_messages')
               .select(messageColumns)
+              .select(abandonedAnswer.as('abandoned'))
               .where('conversation_id', '=', id)
               .orderBy('seq', 'desc')
               .limit(MESSAGE_LIST_LIMIT),
@@ -324,7 +345,9 @@ export function createAssistantStore(sql: Sql): AssistantStore {
           )
           return {
             conversation: conversationOf(conversation),
-            messages: rows.reverse().map(chatMessageOf),
+            messages: rows
+              .reverse()
+              .map(({ abandoned, ...row }) => chatMessageOf(abandoned ? interrupted(row) : row)),
           }
         },
         readOnly,
