@@ -379,33 +379,54 @@ export function createAssistantStore(sql: Sql): AssistantStore {
 
     beginSend: (claims, input) =>
       withUser(sql, claims, async (tx) => {
+        // One statement: the conversation is named and moved to the top, and both messages are
+        // added only if it was (it is still the user's); an answer's first token waits on nothing
+        // here, but every round trip is the BFF's time.
         const { rowCount } = await execute(
           queries
-            .updateTable('assistant_conversations')
-            .set((eb) => ({
-              title: eb.fn.coalesce('title', eb.val(input.title)),
-              updated_at: raw<Date>`now()`,
-            }))
-            .where('id', '=', input.conversationId)
-            .where('user_id', '=', claims.sub),
+            .with('touched', (db) =>
+              db
+                .updateTable('assistant_conversations')
+                .set((eb) => ({
+                  title: eb.fn.coalesce('title', eb.val(input.title)),
+                  updated_at: raw<Date>`now()`,
+                }))
+                .where('id', '=', input.conversationId)
+                .where('user_id', '=', claims.sub)
+                .returning('id'),
+            )
+            .insertInto('assistant_messages')
+            .columns([
+              'id',
+              'conversation_id',
+              'user_id',
+              'role',
+              'content',
+              'status',
+              'model',
+              'created_at',
+            ])
+            .expression((eb) => {
+              const row = (message: ChatMessage) =>
+                eb.selectFrom('touched').select([
+                  // Typed: a union resolves untyped parameters as text.
+                  eb.cast<string>(eb.val(message.id), 'uuid').as('id'),
+                  'touched.id as conversation_id',
+                  eb.cast<string>(eb.val(claims.sub), 'uuid').as('user_id'),
+                  eb.cast<ChatMessage['role']>(eb.val(message.role), 'text').as('role'),
+                  eb.cast<string>(eb.val(message.content), 'text').as('content'),
+                  eb.cast<ChatMessage['status']>(eb.val(message.status), 'text').as('status'),
+                  eb.cast<string | null>(eb.val(message.model), 'text').as('model'),
+                  eb
+                    .cast<Date>(eb.val(new Date(message.createdAt)), 'timestamptz')
+                    .as('created_at'),
+                ])
+              return row(input.user).unionAll(row(input.assistant))
+            }),
           tx,
         )
         // Deleted (in another tab) since the send began.
         if (rowCount === 0) throw new ApiError('not_found')
-        const row = (message: ChatMessage) => ({
-          id: message.id,
-          conversation_id: input.conversationId,
-          user_id: claims.sub,
-          role: message.role,
-          content: message.content,
-          status: message.status,
-          model: message.model,
-          created_at: new Date(message.createdAt),
-        })
-        await execute(
-          queries.insertInto('assistant_messages').values([row(input.user), row(input.assistant)]),
-          tx,
-        )
       }),
 
     finishAnswer: (claims, messageId, answer) =>
