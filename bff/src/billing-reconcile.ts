@@ -14,11 +14,11 @@ import path from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { reconcileReportSchema } from '@tessera/contracts'
 import type { ReconcileReport } from '@tessera/contracts'
-import { openDatabase, prepareDatabase } from '@tessera/emulators/postgres/open-database'
 import type { Sql } from '@tessera/emulators/postgres/sql'
 import { createStripeEmulator } from '@tessera/emulators/stripe/app'
 import type Stripe from 'stripe'
 import { z } from 'zod'
+import { openBffDatabase } from './database.ts'
 import { loadEnv } from './env.ts'
 import type { Env } from './env.ts'
 import { BILLING_RECONCILE_PATH } from './routes/billing.ts'
@@ -148,19 +148,10 @@ export async function openDirect(env: Env): Promise<DirectTarget> {
     throw new Error(`There is no database at ${env.PGLITE_DATA_DIR} (PGLITE_DATA_DIR).`)
   }
   const stripe = await openStripe(env)
-  const sql = await openDatabase(
-    env.DATABASE_URL === undefined ? { dataDir: env.PGLITE_DATA_DIR } : { url: env.DATABASE_URL },
-  )
-  try {
-    await prepareDatabase(sql, {
-      bootstrap: env.DATABASE_BOOTSTRAP,
-      ...(env.DATABASE_MIGRATE ? {} : { migrationsDir: false }),
-    })
-  } catch (error) {
+  const { sql } = await openBffDatabase(env).catch((error: unknown) => {
     stripe.close()
-    await sql.close()
     throw error
-  }
+  })
   const database = env.DATABASE_URL === undefined ? env.PGLITE_DATA_DIR : 'DATABASE_URL'
   return {
     sql,

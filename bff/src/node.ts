@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
 import { getConnInfo } from '@hono/node-server/conninfo'
-import { openDatabase, prepareDatabase } from '@tessera/emulators/postgres/open-database'
 import type { Sql } from '@tessera/emulators/postgres/sql'
 import { createApp } from './app.ts'
+import { openBffDatabase, prepareBffDatabase } from './database.ts'
 import { systemClock } from './clock.ts'
 import { EnvError, loadEnv } from './env.ts'
 import { createLogger } from './logger.ts'
@@ -86,24 +86,14 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
   const origins = createOriginAllowlist(env.ALLOWED_ORIGINS)
   const telemetry = createTelemetryStore()
   const ownsSql = options.sql === undefined
-  const sql =
-    options.sql ??
-    (await openDatabase(
-      env.DATABASE_URL === undefined ? { dataDir: env.PGLITE_DATA_DIR } : { url: env.DATABASE_URL },
-    ))
-  try {
-    const applied = await prepareDatabase(sql, {
-      bootstrap: env.DATABASE_BOOTSTRAP,
-      ...(env.DATABASE_MIGRATE ? {} : { migrationsDir: false }),
-    })
-    logger.info('database ready', {
-      database: sql.kind,
-      migrationsApplied: applied.map((migration) => `${migration.version}_${migration.name}`),
-    })
-  } catch (error) {
-    if (ownsSql) await sql.close()
-    throw error
-  }
+  const { sql, applied } =
+    options.sql === undefined
+      ? await openBffDatabase(env)
+      : { sql: options.sql, applied: await prepareBffDatabase(options.sql, env) }
+  logger.info('database ready', {
+    database: sql.kind,
+    migrationsApplied: applied.map((migration) => `${migration.version}_${migration.name}`),
+  })
   const registry = createDbRegistrySource({
     sql,
     pollMs: options.registryPollMs,
