@@ -16,8 +16,20 @@ export interface DeployTokens {
   issue(remote: string, label: string): Promise<{ id: string; token: string }>
   /** The deployer a token stands for; null when it is unknown or revoked. */
   authenticate(token: string): Promise<Deployer | null>
-  /** Revokes a token at once; later requests with it are refused. */
-  revoke(id: string): Promise<void>
+  /** Revokes a token at once; later requests with it are refused. False when no live token has that id. */
+  revoke(id: string): Promise<boolean>
+  /** Every token (never the token itself), newest first; with `remote`, that remote's. */
+  list(remote?: string): Promise<DeployTokenInfo[]>
+}
+
+/** What is known of a token: everything but the token. */
+export interface DeployTokenInfo {
+  id: string
+  remote: string
+  label: string
+  createdAt: Date
+  lastUsedAt: Date | null
+  revokedAt: Date | null
 }
 
 /** Shape of every token: a recognisable prefix (secret scanners, logs), the remote, 256 random bits. */
@@ -99,7 +111,7 @@ export function createDeployTokens(deps: { sql: Sql; clock: Clock }): DeployToke
         : { tokenId: row.id, remote: row.remote_name, label: row.label }
     },
     async revoke(id) {
-      await execute(
+      const { rowCount } = await execute(
         queries
           .updateTable('deploy_tokens')
           .set({ revoked_at: new Date(clock.now()) })
@@ -107,6 +119,24 @@ export function createDeployTokens(deps: { sql: Sql; clock: Clock }): DeployToke
           .where('revoked_at', 'is', null),
         sql,
       )
+      return rowCount > 0
+    },
+    async list(remote) {
+      let query = queries
+        .selectFrom('deploy_tokens')
+        .select(['id', 'remote_name', 'label', 'created_at', 'last_used_at', 'revoked_at'])
+        .orderBy('created_at', 'desc')
+        .orderBy('id')
+      if (remote !== undefined) query = query.where('remote_name', '=', remote)
+      const { rows } = await execute(query, sql)
+      return rows.map((row) => ({
+        id: row.id,
+        remote: row.remote_name,
+        label: row.label,
+        createdAt: row.created_at,
+        lastUsedAt: row.last_used_at,
+        revokedAt: row.revoked_at,
+      }))
     },
   }
 }
