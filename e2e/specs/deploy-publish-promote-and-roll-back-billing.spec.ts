@@ -6,7 +6,7 @@ test.afterEach(async ({ request, deployStack }) => {
   await restoreBilling(request, deployStack)
 })
 
-test('the billing team publishes 1.1.0 and promotes it while the host runs: new page loads get it, auth and AI are untouched, and a rollback brings 1.0.0 back', async ({
+test('the billing team publishes 1.1.0 and promotes it while the host runs: new page loads get it, an open page offers a reload, auth and AI are untouched, and a rollback brings 1.0.0 back', async ({
   browser,
   request,
   deployStack: stack,
@@ -21,7 +21,8 @@ test('the billing team publishes 1.1.0 and promotes it while the host runs: new 
   await expect
     .poll(() => before.entries)
     .toContain(`${stack.cdnUrl}/billing/1.0.0/assets/remoteEntry.js`)
-  await before.context.close()
+  // This page stays open through the promote below.
+  const updated = before.page.getByRole('status').filter({ hasText: 'been updated' })
 
   const published = await publishCommand(stack, 'billing', ['--version', '1.1.0'])
   expect(published.output).toContain(
@@ -35,9 +36,31 @@ test('the billing team publishes 1.1.0 and promotes it while the host runs: new 
   expect(entryOf(unchanged.remotes, 'billing').version).toBe('1.0.0')
   await unchanged.context.close()
 
+  // Publishing told no open page anything either.
+  await expect(updated).toHaveCount(0)
+
   const promoted = await remoteCommand(stack, ['promote', 'billing', '1.1.0'])
   expect(promoted.output).toMatch(/billing stable: 1\.0\.0 → 1\.1\.0 \(revision \d+ → \d+\)/)
   expect(promoted.code).toBe(0)
+
+  // The page opened before the promote hears of it, keeps working, and offers a reload that
+  // brings the new version.
+  await expect(updated).toHaveText(
+    /^Billing has been updated since this page opened\. Reload to use the new version/,
+    { timeout: 15_000 },
+  )
+  const reloaded = before.page.waitForResponse(
+    (response) => new URL(response.url()).pathname === '/api/remotes',
+  )
+  await before.page.getByRole('button', { name: 'Reload' }).click()
+  const afterReload = ((await (await reloaded).json()) as { remotes: typeof before.remotes })
+    .remotes
+  expect(entryOf(afterReload, 'billing').version).toBe('1.1.0')
+  await expect
+    .poll(() => before.entries)
+    .toContain(`${stack.cdnUrl}/billing/1.1.0/assets/remoteEntry.js`)
+  await expect(updated).toHaveCount(0)
+  await before.context.close()
 
   const after = await visit(browser, stack)
   const billing = entryOf(after.remotes, 'billing')

@@ -1,8 +1,17 @@
-import { useEffect, useId, useMemo, useRef, useState, useSyncExternalStore } from 'react'
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+} from 'react'
 import type { LiveEventStatus, RegistrySnapshot } from '@tessera/contracts'
 import { MainNav } from '../features/navigation/main-nav.tsx'
 import { remoteLabel } from '../features/remotes/loader.ts'
 import { OverrideArea } from '../features/override-banner/components/override-area.tsx'
+import { UpdateNotice } from '../features/remote-updates/components/update-notice.tsx'
 import { RemoteOutlet } from '../features/remotes/remote-outlet.tsx'
 import { SessionPending } from '../features/session/session-pending.tsx'
 import { useRouteGuard } from '../features/session/use-route-guard.ts'
@@ -11,6 +20,7 @@ import { ToastRegion } from '../features/toasts/toast-region.tsx'
 import { interceptPluginLinks, isPlainLeftClick } from '../lib/router/links.ts'
 import { matchRoute, navRemotes } from '../lib/router/match-route.ts'
 import { NotFoundPage } from './not-found-page.tsx'
+import { fetchSnapshot } from './snapshot.ts'
 import type { Kernel } from './kernel.ts'
 
 const SLOT_TARGET = { kind: 'slot', slot: 'header.end' } as const
@@ -78,6 +88,7 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
   const slotRemotes = snapshot.remotes.filter((remote) => remote.slots.includes('header.end'))
   const homePath = navRemotes(snapshot.remotes)[0]?.basePath ?? null
   const guard = useRouteGuard(router, kernel.session, location, match, snapshot.remotes)
+  const readSnapshot = useCallback(() => fetchSnapshot(kernel.client), [kernel.client])
 
   useEffect(() => {
     if (match.kind === 'redirect') router.navigate(match.to, { replace: true })
@@ -173,6 +184,12 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
           </div>
         </div>
       </header>
+      <UpdateNotice
+        events={kernel.events}
+        snapshot={snapshot}
+        fetchSnapshot={readSnapshot}
+        reload={() => window.location.reload()}
+      />
       <main className="host-main" id="host-main" ref={mainRef} tabIndex={-1}>
         {showDiagnostics && <Diagnostics snapshot={snapshot} />}
         {match.kind === 'remote' && guard.kind === 'pass' && (
