@@ -9,9 +9,8 @@
  *   or PGLITE_DATA_DIR (the stack must be stopped then), and Stripe at STRIPE_API_URL. A local
  *   stand-in that is not running is read from its saved state (`<data dir>/stripe/state.json`).
  */
-import { existsSync, readFileSync, realpathSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import path from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { reconcileReportSchema } from '@tessera/contracts'
 import type { ReconcileReport } from '@tessera/contracts'
 import type { Sql } from '@tessera/emulators/postgres/sql'
@@ -21,6 +20,7 @@ import { z } from 'zod'
 import { openBffDatabase } from './database.ts'
 import { loadEnv } from './env.ts'
 import type { Env } from './env.ts'
+import { isMain } from './is-main.ts'
 import { BILLING_RECONCILE_PATH } from './routes/billing.ts'
 import { ADMIN_SIGNATURE_HEADER, signAdminRequest } from './services/billing/admin-signature.ts'
 import { reconcileBilling } from './services/billing/reconcile.ts'
@@ -227,13 +227,7 @@ export async function runReconcileCommand(
   }
 }
 
-const entry = process.argv[1]
-// Run when executed directly (`tsx bff/src/billing-reconcile.ts`), not when imported by tests.
-if (
-  entry !== undefined &&
-  existsSync(entry) &&
-  import.meta.url === pathToFileURL(realpathSync(entry)).href
-) {
+if (isMain(import.meta.url)) {
   try {
     process.exitCode = await runReconcileCommand(process.argv.slice(2), {
       env: process.env,

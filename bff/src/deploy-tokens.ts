@@ -9,8 +9,6 @@
  * one process at a time, so locally the stack must be stopped (a running stack has written its
  * tokens to `.tessera/deploy-tokens.json` already).
  */
-import { existsSync, realpathSync } from 'node:fs'
-import { pathToFileURL } from 'node:url'
 import { remoteNameSchema } from '@tessera/contracts'
 import type { Sql } from '@tessera/emulators/postgres/sql'
 import { z } from 'zod'
@@ -18,6 +16,7 @@ import { systemClock } from './clock.ts'
 import { openBffDatabase } from './database.ts'
 import { loadEnv } from './env.ts'
 import type { Env } from './env.ts'
+import { isMain } from './is-main.ts'
 import { createDeployTokens } from './services/deploy/tokens.ts'
 import type { DeployTokenInfo } from './services/deploy/tokens.ts'
 
@@ -189,13 +188,7 @@ export async function runDeployTokensCommand(
   }
 }
 
-const entry = process.argv[1]
-// Run when executed directly (`tsx bff/src/deploy-tokens.ts`), not when imported by tests.
-if (
-  entry !== undefined &&
-  existsSync(entry) &&
-  import.meta.url === pathToFileURL(realpathSync(entry)).href
-) {
+if (isMain(import.meta.url)) {
   try {
     process.exitCode = await runDeployTokensCommand(process.argv.slice(2), {
       env: process.env,

@@ -1,14 +1,13 @@
-import { existsSync, realpathSync } from 'node:fs'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { pathToFileURL } from 'node:url'
 import { serve } from '@hono/node-server'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Sql } from '@tessera/emulators/postgres/sql'
 import { createApp } from './app.ts'
-import { openBffDatabase, prepareBffDatabase } from './database.ts'
 import { systemClock } from './clock.ts'
+import { openBffDatabase, prepareBffDatabase } from './database.ts'
 import { EnvError, loadEnv } from './env.ts'
+import { isMain } from './is-main.ts'
 import { createLogger } from './logger.ts'
 import { createNodeFetch } from './node-fetch.ts'
 import type { Logger } from './logger.ts'
@@ -220,12 +219,6 @@ async function main(): Promise<void> {
   }
 }
 
-const entry = process.argv[1]
-// Run when executed directly (`tsx src/node.ts`), not when imported by scripts or tests.
-if (
-  entry !== undefined &&
-  existsSync(entry) &&
-  import.meta.url === pathToFileURL(realpathSync(entry)).href
-) {
+if (isMain(import.meta.url)) {
   await main()
 }
