@@ -240,6 +240,8 @@ export function fakeAssistantBff(options: FakeAssistantBffOptions = {}) {
     streams,
     usage,
     conversations,
+    /** Each conversation's stored messages, oldest first (a test may store as the BFF would). */
+    messages,
     /** The next send is refused with this catalogue error before any stream. */
     refuseNext(code: ErrorCode, details?: Record<string, unknown>) {
       refusals.push(

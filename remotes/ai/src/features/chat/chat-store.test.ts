@@ -4,7 +4,7 @@ import { conversation, fakeAssistantBff, message } from '../../testing/fake-assi
 import { assistantPlatform } from '../../testing/render-assistant.tsx'
 import { ChatStore } from './chat-store.ts'
 
-function storeFor(bff = fakeAssistantBff(), flushEveryMs = 0) {
+function storeFor(bff = fakeAssistantBff(), flushEveryMs = 0, stopReadPauseMs = 25) {
   const platform = assistantPlatform(bff)
   const opened: (string | null)[] = []
   const settled = vi.fn()
@@ -13,6 +13,7 @@ function storeFor(bff = fakeAssistantBff(), flushEveryMs = 0) {
     openConversation: (id) => opened.push(id),
     onSendSettled: settled,
     flushEveryMs,
+    stopReadPauseMs,
   })
   const detach = store.attach()
   return { bff, store, opened, settled, detach }
@@ -79,9 +80,59 @@ describe('ChatStore', () => {
     await sending
     expect(stream.aborted()).toBe(true)
     expect(settled).toHaveBeenCalledOnce()
+    // The BFF stores the stopped send a moment after the browser left.
     await until(() =>
-      expect(bff.callsTo('GET', '/api/assistant/conversations/a/messages')).toHaveLength(2),
+      expect(bff.callsTo('GET', '/api/assistant/conversations/a/messages')).toHaveLength(3),
     )
+    expect(store.getState().threads.a?.messages.map((m) => m.content)).toEqual([
+      'earlier',
+      'reply',
+      'never answered',
+    ])
+    bff.messages.a = [
+      ...bff.messages.a!,
+      message('user', 'never answered'),
+      message('assistant', '', { status: 'partial' }),
+    ]
+    await until(() =>
+      expect(store.getState().threads.a?.messages.map((m) => [m.role, m.status])).toEqual([
+        ['user', 'complete'],
+        ['assistant', 'complete'],
+        ['user', 'complete'],
+        ['assistant', 'partial'],
+      ]),
+    )
+  })
+
+  it('after an early Stop, reads until the BFF has stored how the answer ended', async () => {
+    const bff = fakeAssistantBff({ conversations: [conversation('a', 'A')] })
+    const { store } = storeFor(bff)
+    await store.open('a')
+    const next = bff.nextStream()
+    const sending = store.send('a', 'stopped at once')
+    await next
+    // The BFF had stored the send, and not yet how it ended, when the page read it.
+    const answer = message('assistant', '', { status: 'streaming' })
+    expect(bff.messages.a ?? []).toEqual([])
+    bff.messages.a = [message('user', 'stopped at once'), answer]
+    store.stop('a')
+    await sending
+    const reads = () => bff.callsTo('GET', '/api/assistant/conversations/a/messages').length
+    await until(() => expect(reads()).toBeGreaterThanOrEqual(3))
+    // The person's message stays on screen meanwhile, and nothing says "being written".
+    expect(store.getState().threads.a?.messages.map((m) => [m.content, m.status])).toEqual([
+      ['stopped at once', 'complete'],
+    ])
+    bff.messages.a = [bff.messages.a[0]!, { ...answer, status: 'partial' }]
+    await until(() =>
+      expect(store.getState().threads.a?.messages.at(-1)).toMatchObject({
+        id: answer.id,
+        status: 'partial',
+      }),
+    )
+    const settledAt = reads()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(reads()).toBe(settledAt)
   })
 
   it('ends every stream when the page detaches, and works again once attached', async () => {

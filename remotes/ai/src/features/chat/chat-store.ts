@@ -49,7 +49,12 @@ export interface ChatStoreOptions {
   onSendSettled?: () => void
   /** How long deltas are gathered before the thread re-renders (ms). */
   flushEveryMs?: number
+  /** Between reads of a conversation after an early Stop (ms). */
+  stopReadPauseMs?: number
 }
+
+/** Reads of a conversation after an early Stop, before the page shows it as it is. */
+const STOP_READ_ATTEMPTS = 12
 
 /** Longest stretch of an answer the live region reads out once it is complete. */
 const ANNOUNCE_LIMIT = 600
@@ -421,8 +426,8 @@ export class ChatStore {
         this.#options.onSendSettled?.()
         // A send refused before it started changed nothing the list shows.
         if (assistantId !== null || stopped) void this.#refreshListHead()
-        // Stopped before the server said what it stored: read the conversation as it is now.
-        if (stopped && assistantId === null) void this.open(id, { force: true })
+        // Stopped before the server said what it stored: read what it stores for the stop.
+        if (stopped && assistantId === null) void this.#readAfterStop(id, localUser.id)
       }
     }
     return { started: assistantId !== null }
@@ -525,6 +530,48 @@ export class ChatStore {
       failure: { error, content },
     }))
     this.#announce(error.message)
+  }
+
+  /**
+   * After a Stop that came before the send's `message` event (the BFF sends it with the first
+   * token): reads the conversation until the BFF has stored how the stopped answer ended, which it
+   * does a moment after the browser leaves. Until then the list lacks the send, or its answer reads
+   * `streaming`, which the page would show as being written elsewhere; the thread is replaced only
+   * once the send's pair is there and ended (or after the last try), so the person's message does
+   * not flicker meanwhile.
+   */
+  async #readAfterStop(id: string, localUserId: string): Promise<void> {
+    // The stored messages the page had before this send: the send's pair comes after them.
+    const known = (this.#state.threads[id]?.messages ?? []).filter(
+      (m) => m.id !== localUserId,
+    ).length
+    for (let attempt = 1; ; attempt += 1) {
+      if (this.#disposed || this.#state.threads[id]?.sending) return
+      let body: Awaited<ReturnType<AssistantApi['listMessages']>>
+      try {
+        body = await this.#options.api.listMessages(id)
+      } catch {
+        // The page's own loading and its error say what went wrong, and offer to try again.
+        return this.open(id, { force: true })
+      }
+      const last = body.messages.at(-1)
+      const settled =
+        body.messages.length >= known + 2 &&
+        body.messages.at(-2)?.role === 'user' &&
+        last?.role === 'assistant' &&
+        last.status !== 'streaming'
+      if (settled || attempt >= STOP_READ_ATTEMPTS) {
+        if (this.#disposed || this.#state.threads[id]?.sending) return
+        this.#setThread(id, (thread) => ({
+          ...thread,
+          status: 'ready',
+          conversation: body.conversation,
+          messages: body.messages,
+        }))
+        return
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.#options.stopReadPauseMs ?? 250))
+    }
   }
 
   #markStopped(id: string, assistantId: string | null) {
