@@ -55,6 +55,8 @@ test('a free user watches an answer stream in, stops the next one, and finds the
   const slow = marker()
   await armFault({ type: 'slow', tokensPerSecond: 8, match: slow })
   await chat.ask(`Tell me a long story about lighthouses ${slow}`)
+  // The new answer's first words (the last answer is the first one's until the new one starts).
+  await expect(chat.answers).toHaveCount(2)
   await expect(chat.lastAnswer()).toContainText('(local model)')
   await chat.stop.click()
   await expect(chat.lastAnswer()).toContainText('Stopped')
