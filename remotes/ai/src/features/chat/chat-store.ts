@@ -212,14 +212,7 @@ export class ChatStore {
       },
     })
     try {
-      const body = await this.#options.api.listMessages(id)
-      if (this.#state.threads[id]?.sending) return
-      this.#setThread(id, (thread) => ({
-        ...thread,
-        status: 'ready',
-        conversation: body.conversation,
-        messages: body.messages,
-      }))
+      this.#showListed(id, await this.#options.api.listMessages(id))
     } catch (error) {
       this.#setThread(id, (thread) => ({
         ...thread,
@@ -532,6 +525,17 @@ export class ChatStore {
     this.#announce(error.message)
   }
 
+  /** Shows a conversation as the BFF listed it, unless a send has started in it meanwhile. */
+  #showListed(id: string, body: Awaited<ReturnType<AssistantApi['listMessages']>>) {
+    if (this.#state.threads[id]?.sending) return
+    this.#setThread(id, (thread) => ({
+      ...thread,
+      status: 'ready',
+      conversation: body.conversation,
+      messages: body.messages,
+    }))
+  }
+
   /**
    * After a Stop that came before the send's `message` event (the BFF sends it with the first
    * token): reads the conversation until the BFF has stored how the stopped answer ended, which it
@@ -561,13 +565,7 @@ export class ChatStore {
         last?.role === 'assistant' &&
         last.status !== 'streaming'
       if (settled || attempt >= STOP_READ_ATTEMPTS) {
-        if (this.#disposed || this.#state.threads[id]?.sending) return
-        this.#setThread(id, (thread) => ({
-          ...thread,
-          status: 'ready',
-          conversation: body.conversation,
-          messages: body.messages,
-        }))
+        if (!this.#disposed) this.#showListed(id, body)
         return
       }
       await new Promise((resolve) => setTimeout(resolve, this.#options.stopReadPauseMs ?? 250))
