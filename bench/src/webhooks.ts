@@ -40,8 +40,8 @@ import { fileURLToPath } from 'node:url'
 import { serve as serveHttp } from '@hono/node-server'
 import { startBff } from '@tessera/bff/node'
 import { planList, stripePrices } from '@tessera/contracts'
-import { openDatabase, prepareDatabase } from '@tessera/emulators/postgres/open-database'
-import type { Sql } from '@tessera/emulators/postgres/sql'
+import { openDatabase, prepareDatabase } from '@tessera/db/open-database'
+import type { Sql } from '@tessera/db/sql'
 import type { StripeEmulatorControl } from '@tessera/emulators/stripe/app'
 import { startStripeEmulator } from '@tessera/emulators/stripe/node'
 import { Hono } from 'hono'
@@ -53,8 +53,8 @@ import {
   stateOf,
   stateOfRow,
   stripeSubscriptionSchema,
-} from '../../bff/src/services/billing/subscription-state.ts'
-import type { BillingSubscriptionRow } from '../../bff/src/db/schema.ts'
+} from '../../bff/src/modules/billing/subscription-state.ts'
+import type { BillingSubscriptionRow } from '../../bff/src/platform/db/schema.ts'
 import { median, percentile, repoRoot, report } from './lib.ts'
 
 const SECRET = 'whsec_bench_webhooks'

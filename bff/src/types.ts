@@ -1,2 +1,2 @@
 /** What frontends may import from the BFF: types only (`import type { AppType }`). */
-export type { AppType } from './app.ts'
+export type { AppType } from './http/app.ts'

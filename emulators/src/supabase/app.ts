@@ -5,7 +5,7 @@
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import type { Sql } from '../postgres/sql.ts'
+import type { Sql } from '@tessera/db/sql'
 import { requireApiKey } from './api-keys.ts'
 import { createAuthApp } from './auth-app.ts'
 import type { AuthConfig, AuthConfigInput } from './config.ts'

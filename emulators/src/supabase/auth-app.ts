@@ -5,7 +5,7 @@
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import { z } from 'zod'
-import type { Sql } from '../postgres/sql.ts'
+import type { Sql } from '@tessera/db/sql'
 import { registerAdminRoutes } from './admin-routes.ts'
 import type { AuthConfig } from './config.ts'
 import { GoTrueError, badRequest, forbidden, unprocessable } from './errors.ts'

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSupabaseEmulator } from './node.ts'
 import type { TestSupabase } from './test-support.ts'
 import { recordAuthEvents, startTestSupabase, uniqueEmail } from './test-support.ts'
-import { databaseSetupTimeout } from '../postgres/testing.ts'
+import { databaseSetupTimeout } from '@tessera/db/testing'
 
 let supabase: TestSupabase
 beforeAll(async () => {

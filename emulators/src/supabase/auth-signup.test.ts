@@ -2,7 +2,7 @@ import { AuthApiError, AuthWeakPasswordError } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestSupabase } from './test-support.ts'
 import { recordAuthEvents, startTestSupabase, testSiteUrl, uniqueEmail } from './test-support.ts'
-import { databaseSetupTimeout } from '../postgres/testing.ts'
+import { databaseSetupTimeout } from '@tessera/db/testing'
 
 let supabase: TestSupabase
 beforeAll(async () => {

@@ -3,7 +3,7 @@ import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { TestSupabase } from './test-support.ts'
 import { recordAuthEvents, startTestSupabase, testSiteUrl, uniqueEmail } from './test-support.ts'
-import { databaseSetupTimeout } from '../postgres/testing.ts'
+import { databaseSetupTimeout } from '@tessera/db/testing'
 
 let supabase: TestSupabase
 beforeAll(async () => {

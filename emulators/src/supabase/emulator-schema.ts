@@ -1,4 +1,4 @@
-import type { Sql } from '../postgres/sql.ts'
+import type { Sql } from '@tessera/db/sql'
 
 /** The schema holding the stand-in's own state, next to the `auth` schema GoTrue would own. */
 export const emulatorSchema = '_supabase_emulator'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Sql } from '../postgres/sql.ts'
-import { createTestDatabase, databaseSetupTimeout } from '../postgres/testing.ts'
+import type { Sql } from '@tessera/db/sql'
+import { createTestDatabase, databaseSetupTimeout } from '@tessera/db/testing'
 import type { SupabaseEmulator } from './app.ts'
 import { createSupabaseEmulator } from './app.ts'
 import { createManualClock } from './clock.ts'

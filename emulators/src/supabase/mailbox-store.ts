@@ -1,4 +1,4 @@
-import type { Sql, SqlQueryable } from '../postgres/sql.ts'
+import type { Sql, SqlQueryable } from '@tessera/db/sql'
 import { emulatorSchema } from './emulator-schema.ts'
 
 /** The kinds of email the auth stand-in sends; also the `type` of their links. */

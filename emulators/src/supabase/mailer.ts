@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '../postgres/sql.ts'
+import type { SqlQueryable } from '@tessera/db/sql'
 import type { AuthConfig } from './config.ts'
 import { emulatorSchema } from './emulator-schema.ts'
 import { GoTrueError } from './errors.ts'

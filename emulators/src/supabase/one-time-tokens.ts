@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '../postgres/sql.ts'
+import type { SqlQueryable } from '@tessera/db/sql'
 
 /** The `auth.one_time_token_type` values the stand-in issues. */
 export type OneTimeTokenType = 'confirmation_token' | 'recovery_token' | 'email_change_token_new'

@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
 import type { JWTPayload } from 'jose'
 import { z } from 'zod'
-import type { Sql } from '../postgres/sql.ts'
+import type { Sql } from '@tessera/db/sql'
 import { bearerToken } from './api-keys.ts'
 import type { AuthConfig } from './config.ts'
 import { GoTrueError, badRequest, forbidden } from './errors.ts'

@@ -1,4 +1,4 @@
-import type { Sql, SqlQueryable } from '../postgres/sql.ts'
+import type { Sql, SqlQueryable } from '@tessera/db/sql'
 import type { AuthConfig } from './config.ts'
 import { badRequest } from './errors.ts'
 import type { SigningKey } from './signing-keys.ts'

@@ -1,6 +1,6 @@
 import { SignJWT, exportJWK, generateKeyPair, importJWK, jwtVerify } from 'jose'
 import type { CryptoKey, JWK, JWTPayload } from 'jose'
-import type { Sql } from '../postgres/sql.ts'
+import type { Sql } from '@tessera/db/sql'
 import { emulatorSchema } from './emulator-schema.ts'
 
 /** The stand-in's ES256 signing key; the public half is served as the JWKS. */

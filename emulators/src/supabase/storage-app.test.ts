@@ -1,7 +1,7 @@
 import { StorageApiError } from '@supabase/supabase-js'
 import type { SupabaseClient } from '@supabase/supabase-js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { databaseSetupTimeout } from '../postgres/testing.ts'
+import { databaseSetupTimeout } from '@tessera/db/testing'
 import { parseFileSizeLimit } from './storage-app.ts'
 import type { TestSupabase } from './test-support.ts'
 import { createServerClient, startTestSupabase, uniqueEmail } from './test-support.ts'

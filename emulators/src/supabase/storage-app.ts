@@ -7,7 +7,7 @@
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import { z } from 'zod'
-import type { Sql } from '../postgres/sql.ts'
+import type { Sql } from '@tessera/db/sql'
 import type { ApiKeys } from './api-keys.ts'
 import { apiKeyRole, bearerToken, requireApiKey } from './api-keys.ts'
 import type { Clock } from './clock.ts'

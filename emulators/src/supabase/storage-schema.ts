@@ -1,4 +1,4 @@
-import type { Sql } from '../postgres/sql.ts'
+import type { Sql } from '@tessera/db/sql'
 
 /**
  * Storage's tables in the project database, as hosted Supabase has them (`storage.buckets`,

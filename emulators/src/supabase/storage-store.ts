@@ -2,7 +2,7 @@
  * Storage's rows: buckets and objects (with their bytes) in the `storage` schema. Every write is
  * one statement, so concurrent uploads of one key cannot both win.
  */
-import type { SqlQueryable } from '../postgres/sql.ts'
+import type { SqlQueryable } from '@tessera/db/sql'
 
 export interface Bucket {
   id: string

@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '../postgres/sql.ts'
+import type { SqlQueryable } from '@tessera/db/sql'
 
 export type Json = Record<string, unknown>
 

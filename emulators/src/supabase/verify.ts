@@ -1,4 +1,4 @@
-import type { SqlQueryable } from '../postgres/sql.ts'
+import type { SqlQueryable } from '@tessera/db/sql'
 import { forbidden, unprocessable } from './errors.ts'
 import type { OneTimeTokenType } from './one-time-tokens.ts'
 import { consumeOneTimeToken, findOneTimeToken } from './one-time-tokens.ts'

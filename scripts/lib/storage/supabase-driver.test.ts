@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { databaseSetupTimeout } from '@tessera/emulators/postgres/testing'
+import { databaseSetupTimeout } from '@tessera/db/testing'
 import type { TestSupabase } from '@tessera/emulators/supabase/test-support'
 import { startTestSupabase } from '@tessera/emulators/supabase/test-support'
 import type { StorageDriver } from './driver.ts'

@@ -1,0 +1,224 @@
+import type { Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { serve } from '@hono/node-server'
+import { getConnInfo } from '@hono/node-server/conninfo'
+import type { Sql } from '@tessera/db/sql'
+import { createApp } from '../http/app.ts'
+import { systemClock } from '../platform/clock.ts'
+import { openBffDatabase, prepareBffDatabase } from '../platform/database.ts'
+import { EnvError, loadEnv } from '../platform/env.ts'
+import { isMain } from '../platform/is-main.ts'
+import { createLogger } from '../platform/logger.ts'
+import { createNodeFetch } from '../platform/node-fetch.ts'
+import type { Logger } from '../platform/logger.ts'
+import { createAccessTokenVerifier } from '../modules/identity/access-tokens.ts'
+import { createSupabaseAuthGateway } from '../modules/identity/auth-gateway.ts'
+import { createDeployTokens } from '../modules/deploy/tokens.ts'
+import type { DeployTokens } from '../modules/deploy/tokens.ts'
+import { createEventHub } from '../modules/events/event-hub.ts'
+import type { EventHub } from '../modules/events/event-hub.ts'
+import { createHostDist } from '../http/host-dist.ts'
+import { createOriginAllowlist } from '../http/origin-allowlist.ts'
+import { publishRegistryChanges } from '../modules/registry/registry-changes.ts'
+import { createDbRegistrySource } from '../modules/registry/registry-db-source.ts'
+import { createTelemetryStore } from '../modules/registry/telemetry-store.ts'
+import type { TelemetryStore } from '../modules/registry/telemetry-store.ts'
+import { writeStdoutLine } from '../platform/stdout-lines.ts'
+
+export interface StartBffOptions {
+  /** Environment variables; defaults to process.env. Tests pass PORT: '0'. */
+  env?: Record<string, string | undefined>
+  logger?: Logger
+  /** How often the registry is checked for changes made by another process (ms). */
+  registryPollMs?: number
+  /** How long open connections may take to finish on close before they are cut (ms). */
+  closeGraceMs?: number
+  /**
+   * A database already open in this process (PGlite shared with the Supabase stand-in, say);
+   * the BFF prepares it (bootstrap and migrations, as env says) but leaves closing it to the
+   * caller. Without it the BFF opens DATABASE_URL, or PGlite in PGLITE_DATA_DIR.
+   */
+  sql?: Sql
+}
+
+export interface RunningBff {
+  /** Where the BFF can be reached, with the port it actually got. */
+  url: string
+  port: number
+  hub: EventHub
+  telemetry: TelemetryStore
+  /** The database the BFF uses (the one given, or the one it opened). */
+  sql: Sql
+  /** Issues and checks deploy tokens (the local stack makes one per remote at start). */
+  deployTokens: DeployTokens
+  /** Ends the live event streams, stops watching the registry, closes the server (and the database it opened). */
+  close(): Promise<void>
+}
+
+const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost'])
+const anyHosts = new Set(['0.0.0.0', '::'])
+
+function urlHost(hostName: string): string {
+  if (anyHosts.has(hostName)) return 'localhost'
+  return hostName.includes(':') ? `[${hostName}]` : hostName
+}
+
+function listen(fetch: Parameters<typeof serve>[0]['fetch'], hostname: string, port: number) {
+  return new Promise<Server>((resolve, reject) => {
+    const server = serve({ fetch, hostname, port }) as Server
+    server.once('error', reject)
+    server.once('listening', () => {
+      server.off('error', reject)
+      resolve(server)
+    })
+  })
+}
+
+/** Starts the BFF on Node: the Web-standard app plus files, the registry watch and a server. */
+export async function startBff(options: StartBffOptions = {}): Promise<RunningBff> {
+  const env = loadEnv(options.env ?? process.env)
+  const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL, write: writeStdoutLine })
+  const clock = systemClock
+  const hub = createEventHub({
+    onListenerError: (error, event) => logger.error('live event listener failed', { error, event }),
+  })
+  const origins = createOriginAllowlist(env.ALLOWED_ORIGINS)
+  const telemetry = createTelemetryStore()
+  const ownsSql = options.sql === undefined
+  const { sql, applied } =
+    options.sql === undefined
+      ? await openBffDatabase(env)
+      : { sql: options.sql, applied: await prepareBffDatabase(options.sql, env) }
+  logger.info('database ready', {
+    database: sql.kind,
+    migrationsApplied: applied.map((migration) => `${migration.version}_${migration.name}`),
+  })
+  const registry = createDbRegistrySource({
+    sql,
+    pollMs: options.registryPollMs,
+    onError: (error) => logger.error('registry poll failed', { error }),
+  })
+  const app = createApp({
+    env,
+    logger,
+    registry,
+    hub,
+    clock,
+    origins,
+    telemetry,
+    assets: createHostDist(env.HOST_DIST),
+    clientKey: (c) => getConnInfo(c).remote.address,
+    modelFetch: createNodeFetch(),
+    db: sql,
+    authGateway: createSupabaseAuthGateway({
+      url: env.SUPABASE_URL,
+      anonKey: env.SUPABASE_ANON_KEY,
+    }),
+    accessTokens: createAccessTokenVerifier({
+      jwksUrl: env.SUPABASE_JWKS_URL,
+      issuer: env.SUPABASE_JWT_ISSUER,
+      apiKey: env.SUPABASE_ANON_KEY,
+      clock,
+    }),
+  })
+  let stopWatching: () => void
+  try {
+    stopWatching = await publishRegistryChanges({ registry, hub, logger, clock })
+  } catch (error) {
+    if (ownsSql) await sql.close()
+    throw error
+  }
+
+  let server: Server
+  try {
+    server = await listen(app.fetch, env.HOST_NAME, env.PORT)
+  } catch (error) {
+    stopWatching()
+    if (ownsSql) await sql.close()
+    throw error
+  }
+  const { port } = server.address() as AddressInfo
+  const url = `http://${urlHost(env.HOST_NAME)}:${port}`
+  // The BFF's own origin is always allowed: with PORT=0 nobody could have listed it beforehand.
+  origins.add(url)
+  if (loopbackHosts.has(env.HOST_NAME) || anyHosts.has(env.HOST_NAME)) {
+    origins.add(`http://localhost:${port}`)
+    origins.add(`http://127.0.0.1:${port}`)
+  }
+  logger.info('bff listening', { url, publicOrigin: env.PUBLIC_ORIGIN })
+
+  let closing: Promise<void> | null = null
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve, reject) => {
+      stopWatching()
+      // Ending the hub ends every SSE stream, so their connections can finish.
+      hub.close()
+      // Keep-alive sockets become idle as their last response (an SSE stream, say) ends: close
+      // them as they do, and cut whatever is still open after the grace period.
+      const sweep = setInterval(() => server.closeIdleConnections(), 25)
+      const cut = setTimeout(() => server.closeAllConnections(), options.closeGraceMs ?? 3000)
+      sweep.unref()
+      cut.unref()
+      server.close((error) => {
+        clearInterval(sweep)
+        clearTimeout(cut)
+        // The server has stopped taking requests: the database can go.
+        const closed = ownsSql ? sql.close() : Promise.resolve()
+        closed.then(
+          () => {
+            if (error) {
+              reject(error)
+            } else {
+              logger.info('bff closed', { url })
+              resolve()
+            }
+          },
+          (closeError: unknown) => reject(error ?? closeError),
+        )
+      })
+      server.closeIdleConnections()
+    })
+    return closing
+  }
+  return {
+    url,
+    port,
+    hub,
+    telemetry,
+    sql,
+    deployTokens: createDeployTokens({ sql, clock }),
+    close,
+  }
+}
+
+async function main(): Promise<void> {
+  let bff: RunningBff
+  try {
+    bff = await startBff()
+  } catch (error) {
+    const fields =
+      error instanceof EnvError
+        ? { msg: 'invalid environment', keys: error.keys, message: error.message }
+        : { msg: 'bff failed to start', message: String(error) }
+    process.stderr.write(`${JSON.stringify({ level: 'error', ...fields })}\n`)
+    process.exitCode = 1
+    return
+  }
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      bff.close().then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(
+            `${JSON.stringify({ level: 'error', msg: 'bff close failed', message: String(error) })}\n`,
+          )
+          process.exit(1)
+        },
+      )
+    })
+  }
+}
+
+if (isMain(import.meta.url)) {
+  await main()
+}

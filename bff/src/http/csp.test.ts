@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest'
+import { buildHostCsp, remoteOrigins } from './csp.ts'
+import { remoteEntry } from '../testing/app.ts'
+
+function directives(policy: string): Map<string, string[]> {
+  return new Map(
+    policy.split(';').map((part) => {
+      const [name = '', ...sources] = part.trim().split(/\s+/)
+      return [name, sources]
+    }),
+  )
+}
+
+describe('remoteOrigins', () => {
+  it('lists each origin of the entries and previous versions once, sorted', () => {
+    const origins = remoteOrigins({
+      remotes: [
+        remoteEntry({
+          name: 'billing',
+          entryUrl: 'https://cdn.example.com/billing/2.0.0/assets/remoteEntry.js',
+        }),
+        remoteEntry({
+          name: 'auth',
+          basePath: '/auth',
+          entryUrl: 'https://cdn.example.com/auth/1.0.0/assets/remoteEntry.js',
+          previous: {
+            version: '0.9.0',
+            entryUrl: 'https://old-cdn.example.com:8443/auth/0.9.0/e.js',
+          },
+        }),
+      ],
+    })
+    expect(origins).toEqual(['https://cdn.example.com', 'https://old-cdn.example.com:8443'])
+  })
+
+  it('leaves out entry URLs that are not http(s)', () => {
+    expect(
+      remoteOrigins({ remotes: [remoteEntry({ entryUrl: 'data:text/javascript,1' })] }),
+    ).toEqual([])
+  })
+})
+
+describe('buildHostCsp', () => {
+  it('allows scripts, styles, connections and fonts from the remotes’ origins', () => {
+    const policy = directives(buildHostCsp(['http://localhost:8788', 'https://cdn.example.com']))
+    expect(policy.get('script-src')).toEqual([
+      "'self'",
+      'http://localhost:8788',
+      'https://cdn.example.com',
+    ])
+    expect(policy.get('style-src')).toEqual([
+      "'self'",
+      "'unsafe-inline'",
+      'http://localhost:8788',
+      'https://cdn.example.com',
+    ])
+    expect(policy.get('connect-src')).toEqual([
+      "'self'",
+      'http://localhost:8788',
+      'https://cdn.example.com',
+    ])
+    expect(policy.get('font-src')).toEqual([
+      "'self'",
+      'http://localhost:8788',
+      'https://cdn.example.com',
+    ])
+  })
+
+  it('keeps everything else to the page’s own origin and refuses framing, plugins and base changes', () => {
+    const policy = directives(buildHostCsp(['http://localhost:8788']))
+    expect(policy.get('default-src')).toEqual(["'self'"])
+    expect(policy.get('img-src')).toEqual(["'self'", 'data:'])
+    expect(policy.get('frame-ancestors')).toEqual(["'none'"])
+    expect(policy.get('base-uri')).toEqual(["'self'"])
+    expect(policy.get('object-src')).toEqual(["'none'"])
+  })
+
+  it('allows only the page’s own scripts when no remote is registered', () => {
+    expect(directives(buildHostCsp([])).get('script-src')).toEqual(["'self'"])
+  })
+})

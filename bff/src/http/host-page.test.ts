@@ -1,0 +1,121 @@
+import type { Context } from 'hono'
+import { describe, expect, it } from 'vitest'
+import type { HostAssets } from './host-page.ts'
+import { OVERRIDE_COOKIE } from '../modules/registry/remote-overrides.ts'
+import { createTestApp, remoteEntry } from '../testing/app.ts'
+
+const assets: HostAssets = {
+  indexHtml: async () => '<!doctype html><div id="root"></div>',
+  serve: async (_c: Context) => null,
+}
+
+const billing = remoteEntry({
+  name: 'billing',
+  version: '1.0.0',
+  entryUrl: 'https://cdn.example.com/billing/1.0.0/assets/remoteEntry.js',
+})
+const auth = remoteEntry({
+  name: 'auth',
+  basePath: '/auth',
+  version: '1.0.0',
+  entryUrl: 'https://cdn.example.com/auth/1.0.0/assets/remoteEntry.js',
+})
+
+/** The sources of one directive of the page's CSP. */
+async function scriptSources(
+  app: ReturnType<typeof createTestApp>['app'],
+  cookie?: string,
+): Promise<string[]> {
+  const response = await app.request('/billing', {
+    headers: { accept: 'text/html', ...(cookie ? { cookie } : {}) },
+  })
+  expect(response.status).toBe(200)
+  const policy = response.headers.get('content-security-policy') ?? ''
+  const directive = policy
+    .split(';')
+    .map((part) => part.trim().split(/\s+/))
+    .find(([name]) => name === 'script-src')
+  return directive?.slice(1) ?? []
+}
+
+const overrideCookie = (entryUrl: string, remote = 'billing') =>
+  `${OVERRIDE_COOKIE}=${encodeURIComponent(JSON.stringify([{ remote, entryUrl, label: 'preview' }]))}`
+
+describe('hostPage', () => {
+  it('allows the origins the registry serves now, not a fixed list', async () => {
+    const { app, setRegistry } = createTestApp({
+      registry: { remotes: [billing, auth] },
+      deps: { assets },
+    })
+    expect(await scriptSources(app)).toEqual(["'self'", 'https://cdn.example.com'])
+
+    setRegistry({
+      remotes: [
+        { ...billing, entryUrl: 'https://storage.example.com/billing/1.1.0/assets/remoteEntry.js' },
+        auth,
+      ],
+    })
+    expect(await scriptSources(app)).toEqual([
+      "'self'",
+      'https://cdn.example.com',
+      'https://storage.example.com',
+    ])
+
+    setRegistry({ remotes: [] })
+    expect(await scriptSources(app)).toEqual(["'self'"])
+  })
+
+  it('adds this browser’s override origin for this browser only', async () => {
+    const { app } = createTestApp({ registry: { remotes: [billing, auth] }, deps: { assets } })
+    const cookie = overrideCookie('http://localhost:5174/assets/remoteEntry.js')
+    expect(await scriptSources(app, cookie)).toEqual([
+      "'self'",
+      'http://localhost:5174',
+      'https://cdn.example.com',
+    ])
+    expect(await scriptSources(app)).toEqual(["'self'", 'https://cdn.example.com'])
+  })
+
+  it('drops the registry’s origin when the override replaces the only remote served from it', async () => {
+    const { app } = createTestApp({ registry: { remotes: [billing] }, deps: { assets } })
+    const cookie = overrideCookie('http://127.0.0.1:4173/assets/remoteEntry.js')
+    expect(await scriptSources(app, cookie)).toEqual(["'self'", 'http://127.0.0.1:4173'])
+  })
+
+  it('serves the page with the registry’s origins whatever the overrides cookie holds', async () => {
+    const { app } = createTestApp({ registry: { remotes: [billing] }, deps: { assets } })
+    for (const cookie of [`${OVERRIDE_COOKIE}=%ZZ`, `${OVERRIDE_COOKIE}=${'{'.repeat(500)}`]) {
+      expect(await scriptSources(app, cookie)).toEqual(["'self'", 'https://cdn.example.com'])
+    }
+  })
+
+  it('never allows an override origin the config does not', async () => {
+    const { app } = createTestApp({ registry: { remotes: [billing] }, deps: { assets } })
+    const cookie = overrideCookie('https://evil.example.com/remoteEntry.js')
+    expect(await scriptSources(app, cookie)).toEqual(["'self'", 'https://cdn.example.com'])
+  })
+
+  it('allows a running canary’s origin, which the page’s snapshot may then serve', async () => {
+    const canary = remoteEntry({
+      name: 'billing',
+      version: '1.1.0',
+      entryUrl: 'https://canary.example.com/billing/1.1.0/assets/remoteEntry.js',
+    })
+    const { app } = createTestApp({
+      registry: { remotes: [{ ...billing, canary: { percentage: 10, remote: canary } }] },
+      deps: { assets },
+    })
+    expect(await scriptSources(app)).toEqual([
+      "'self'",
+      'https://canary.example.com',
+      'https://cdn.example.com',
+    ])
+  })
+
+  it('tells caches the page differs per cookie', async () => {
+    const { app } = createTestApp({ registry: { remotes: [billing] }, deps: { assets } })
+    const response = await app.request('/', { headers: { accept: 'text/html' } })
+    expect(response.headers.get('vary')).toContain('Cookie')
+    expect(response.headers.get('cache-control')).toBe('no-cache')
+  })
+})

@@ -1,0 +1,34 @@
+import { ApiError } from '@tessera/contracts'
+import type { MiddlewareHandler } from 'hono'
+import { validator } from 'hono/validator'
+import type { z } from 'zod'
+import { validationFailed } from '../../platform/errors.ts'
+
+const jsonMediaType = /^application\/([\w.-]+\+)?json$/i
+
+/**
+ * Requires a JSON body: another media type is `unsupported_media_type` (415), unparseable
+ * JSON is `validation_failed` (422). Runs before `jsonBody`, which reuses the parsed body.
+ */
+export function requireJson(): MiddlewareHandler {
+  return async function requireJson(c, next) {
+    const mediaType = (c.req.header('content-type') ?? '').split(';')[0]?.trim() ?? ''
+    if (!jsonMediaType.test(mediaType)) throw new ApiError('unsupported_media_type')
+    try {
+      await c.req.json()
+    } catch {
+      // The parse error's text depends on the engine; the issue says what matters.
+      throw validationFailed([{ path: '', message: 'The body is not valid JSON.' }])
+    }
+    return next()
+  }
+}
+
+/** Validates the JSON body with a contracts schema; its type flows to handlers and `hc`. */
+export function jsonBody<T extends z.ZodType>(schema: T) {
+  return validator('json', (value: unknown): z.output<T> => {
+    const parsed = schema.safeParse(value)
+    if (!parsed.success) throw validationFailed(parsed.error)
+    return parsed.data
+  })
+}

@@ -1,0 +1,112 @@
+import { errorBodySchema } from '@tessera/contracts'
+import { describe, expect, it } from 'vitest'
+import type { ActiveSession, ResumeResult, Sessions } from '../../modules/identity/sessions.ts'
+import { sessionCookie, sessionCookieName } from './session.ts'
+import { bareApp } from '../../testing/middleware-app.ts'
+
+const token = 'A'.repeat(43)
+const session: ActiveSession = {
+  id: 'session-1',
+  userId: 'user-1',
+  user: {
+    id: 'user-1',
+    email: 'ada@example.test',
+    emailConfirmedAt: null,
+    pendingEmail: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    lastSignInAt: null,
+    signUpDisplayName: null,
+  },
+  tokens: { accessToken: 'access', refreshToken: 'refresh', expiresAt: 0 },
+  claims: { sub: 'user-1', role: 'authenticated' },
+  recovery: false,
+  createdAt: new Date(0),
+  lastSeenAt: new Date(0),
+}
+
+/** Sessions that know one cookie: `token` is active, anything else is `outcome`. */
+function fakeSessions(outcome: ResumeResult = { state: 'unknown' }) {
+  const resumed: string[] = []
+  const sessions = {
+    resume: async (cookie: string) => {
+      resumed.push(cookie)
+      return cookie === token ? { state: 'active' as const, session } : outcome
+    },
+  } as Partial<Sessions> as Sessions
+  return { sessions, resumed }
+}
+
+function app(options: { secure: boolean; outcome?: ResumeResult }) {
+  const { sessions, resumed } = fakeSessions(options.outcome)
+  const built = bareApp()
+    .use(sessionCookie({ sessions, secure: options.secure, maxAgeSeconds: 3600 }))
+    .get('/whoami', async (c) => c.json({ id: (await c.var.auth.current())?.id ?? null }))
+    .get('/private', async (c) => c.json({ id: (await c.var.auth.require()).id }))
+    .get('/public', (c) => c.text('ok'))
+    .post('/in', (c) => {
+      c.var.auth.signIn(token)
+      return c.text('in')
+    })
+    .post('/out', (c) => {
+      c.var.auth.signOut()
+      return c.text('out')
+    })
+  return { app: built, resumed }
+}
+
+describe('sessionCookie', () => {
+  it('sets an HttpOnly, SameSite=Lax, Path=/ cookie without Secure over http', async () => {
+    const response = await app({ secure: false }).app.request('/in', { method: 'POST' })
+    expect(response.headers.get('set-cookie')).toBe(
+      `tessera_session=${token}; Max-Age=3600; Path=/; HttpOnly; SameSite=Lax`,
+    )
+  })
+
+  it('uses the __Host- prefix and Secure over https', async () => {
+    const { app: secure } = app({ secure: true })
+    const response = await secure.request('/in', { method: 'POST' })
+    expect(response.headers.get('set-cookie')).toBe(
+      `__Host-tessera_session=${token}; Max-Age=3600; Path=/; HttpOnly; Secure; SameSite=Lax`,
+    )
+    expect(sessionCookieName({ secure: true })).toBe('__Host-tessera_session')
+    // Only the prefixed cookie counts: a plain one could have been planted by a sibling domain.
+    const planted = await secure.request('/whoami', {
+      headers: { cookie: `tessera_session=${token}` },
+    })
+    expect(await planted.json()).toEqual({ id: null })
+    const real = await secure.request('/whoami', {
+      headers: { cookie: `__Host-tessera_session=${token}` },
+    })
+    expect(await real.json()).toEqual({ id: 'session-1' })
+  })
+
+  it('looks the session up only when a route asks, and once per request', async () => {
+    const { app: lazy, resumed } = app({ secure: false })
+    await lazy.request('/public', { headers: { cookie: `tessera_session=${token}` } })
+    expect(resumed).toEqual([])
+    await lazy.request('/whoami', { headers: { cookie: `tessera_session=${token}` } })
+    expect(resumed).toEqual([token])
+  })
+
+  it('answers unauthenticated without a cookie and session_revoked for a revoked one, and drops the cookie', async () => {
+    const { app: revoked } = app({ secure: false, outcome: { state: 'revoked' } })
+    const none = await revoked.request('/private')
+    expect(errorBodySchema.parse(await none.json()).error.code).toBe('unauthenticated')
+    expect(none.headers.get('set-cookie')).toBeNull()
+    const gone = await revoked.request('/private', {
+      headers: { cookie: `tessera_session=${'B'.repeat(43)}` },
+    })
+    expect(gone.status).toBe(401)
+    expect(errorBodySchema.parse(await gone.json()).error.code).toBe('session_revoked')
+    expect(gone.headers.get('set-cookie')).toBe(
+      'tessera_session=; Max-Age=0; Path=/; HttpOnly; SameSite=Lax',
+    )
+  })
+
+  it('removes the cookie on sign-out', async () => {
+    const response = await app({ secure: true }).app.request('/out', { method: 'POST' })
+    expect(response.headers.get('set-cookie')).toBe(
+      '__Host-tessera_session=; Max-Age=0; Path=/; HttpOnly; Secure; SameSite=Lax',
+    )
+  })
+})

@@ -1,0 +1,85 @@
+import { ApiError } from '@tessera/contracts'
+import type { MiddlewareHandler } from 'hono'
+import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
+import type { CookieOptions } from 'hono/utils/cookie'
+import type { AppEnv } from '../app-env.ts'
+import type { ActiveSession, ResumeResult, Sessions } from '../../modules/identity/sessions.ts'
+
+/** What a request knows about its session; set on every request as `c.var.auth`. */
+export interface RequestAuth {
+  /** The request's session, loaded (and refreshed when due) on first use; null when signed out. */
+  current(): Promise<ActiveSession | null>
+  /** The request's session; `unauthenticated`, or `session_revoked` for a revoked one. */
+  require(): Promise<ActiveSession>
+  /** Gives the browser the cookie of a new session. */
+  signIn(token: string): void
+  /** Removes the session cookie from the browser. */
+  signOut(): void
+}
+
+export interface SessionCookieOptions {
+  sessions: Sessions
+  /** `__Host-` prefix and `Secure`, for a BFF served over https. */
+  secure: boolean
+  maxAgeSeconds: number
+  name?: string
+}
+
+/** The cookie's name as the browser stores it. */
+export function sessionCookieName(options: { secure: boolean; name?: string }): string {
+  const name = options.name ?? 'tessera_session'
+  return options.secure ? `__Host-${name}` : name
+}
+
+/**
+ * Reads the opaque session cookie (HttpOnly, SameSite=Lax, Path=/; Secure and `__Host-` over
+ * https) and gives the request `c.var.auth`. The session is looked up only when a route asks, and
+ * a cookie naming no usable session is removed from the browser.
+ */
+export function sessionCookie(options: SessionCookieOptions): MiddlewareHandler<AppEnv> {
+  const name = options.name ?? 'tessera_session'
+  const attributes: CookieOptions = {
+    httpOnly: true,
+    sameSite: 'Lax',
+    path: '/',
+    ...(options.secure ? { prefix: 'host', secure: true } : {}),
+  }
+  return async function sessionCookie(c, next) {
+    const cookie = getCookie(c, name, options.secure ? 'host' : undefined)
+    let loaded: Promise<ResumeResult> | undefined
+    let stale = false
+    let written = false
+    const load = (): Promise<ResumeResult> => {
+      loaded ??= (
+        cookie === undefined
+          ? Promise.resolve<ResumeResult>({ state: 'unknown' })
+          : options.sessions.resume(cookie)
+      ).then((result) => {
+        if (result.state !== 'active' && cookie !== undefined) stale = true
+        return result
+      })
+      return loaded
+    }
+    c.set('auth', {
+      async current() {
+        const result = await load()
+        return result.state === 'active' ? result.session : null
+      },
+      async require() {
+        const result = await load()
+        if (result.state === 'active') return result.session
+        throw new ApiError(result.state === 'revoked' ? 'session_revoked' : 'unauthenticated')
+      },
+      signIn(token) {
+        written = true
+        setCookie(c, name, token, { ...attributes, maxAge: options.maxAgeSeconds })
+      },
+      signOut() {
+        written = true
+        deleteCookie(c, name, attributes)
+      },
+    })
+    await next()
+    if (stale && !written) deleteCookie(c, name, attributes)
+  }
+}

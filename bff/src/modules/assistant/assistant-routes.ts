@@ -1,0 +1,166 @@
+import {
+  ApiError,
+  conversationPageQuerySchema,
+  createConversationBodySchema,
+  renameConversationBodySchema,
+  sendMessageBodySchema,
+} from '@tessera/contracts'
+import type { ConversationPage } from '@tessera/contracts'
+import { Hono } from 'hono'
+import type { Context } from 'hono'
+import { validator } from 'hono/validator'
+import { z } from 'zod'
+import type { AppEnv } from '../../http/app-env.ts'
+import { validationFailed } from '../../platform/errors.ts'
+import { jsonBody, requireJson } from '../../http/middleware/json-body.ts'
+import { noStore } from '../../http/middleware/no-store.ts'
+import type { Logger } from '../../platform/logger.ts'
+import type { Assistant, AnswerSink, Sender } from './assistant.ts'
+import type { ConversationCursor } from './store.ts'
+import { eventStream } from '../../platform/sse.ts'
+
+const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+const cursorSchema = z.object({
+  at: z.iso.datetime({ precision: 6 }),
+  id: z.string().regex(uuidPattern),
+})
+
+/** The opaque `nextCursor`: where the page ended, as base64url JSON. */
+export function encodeCursor(cursor: ConversationCursor): string {
+  const bytes = new TextEncoder().encode(JSON.stringify(cursor))
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '')
+}
+
+export function decodeCursor(text: string): ConversationCursor | null {
+  try {
+    const base64 = text.replaceAll('-', '+').replaceAll('_', '/')
+    const parsed = cursorSchema.safeParse(JSON.parse(atob(base64)))
+    return parsed.success ? parsed.data : null
+  } catch (error) {
+    // Not base64 or not JSON: a cursor this BFF never gave out, which the caller reports.
+    if (
+      error instanceof SyntaxError ||
+      (error instanceof DOMException && error.name === 'InvalidCharacterError')
+    )
+      return null
+    throw error
+  }
+}
+
+const pageQuery = validator('query', (value) => {
+  const parsed = conversationPageQuerySchema.safeParse(value)
+  if (!parsed.success) throw validationFailed(parsed.error)
+  const { cursor, limit } = parsed.data
+  if (cursor === undefined) return { limit, cursor: null }
+  const decoded = decodeCursor(cursor)
+  if (decoded === null)
+    throw validationFailed([
+      { path: 'cursor', message: 'This page cursor is not one we gave out.' },
+    ])
+  return { limit, cursor: decoded }
+})
+
+/** The `:id` of a conversation; anything but a uuid names no conversation. */
+function conversationId(c: Context<AppEnv>): string {
+  const id = c.req.param('id') ?? ''
+  if (!uuidPattern.test(id)) throw new ApiError('not_found')
+  return id.toLowerCase()
+}
+
+async function senderOf(c: Context<AppEnv>): Promise<Sender> {
+  const session = await c.var.auth.require()
+  return { userId: session.userId, claims: session.claims }
+}
+
+/**
+ * `/api/assistant`: the signed-in user's conversations, and sends whose answer streams back as
+ * SSE (contracts/src/assistant.ts), within the plan's monthly tokens.
+ */
+export function assistantRoutes(deps: { assistant: Assistant; logger: Logger }) {
+  const { assistant, logger } = deps
+  return new Hono<AppEnv>()
+    .use(noStore())
+    .get('/conversations', pageQuery, async (c) => {
+      const sender = await senderOf(c)
+      const page = await assistant.listConversations(sender, c.req.valid('query'))
+      const body: ConversationPage = {
+        conversations: page.conversations,
+        nextCursor: page.next === null ? null : encodeCursor(page.next),
+      }
+      return c.json(body, 200)
+    })
+    .post('/conversations', requireJson(), jsonBody(createConversationBodySchema), async (c) => {
+      const sender = await senderOf(c)
+      const { title } = c.req.valid('json')
+      const conversation = await assistant.createConversation(sender, title ?? null)
+      return c.json({ conversation }, 201)
+    })
+    .patch(
+      '/conversations/:id',
+      requireJson(),
+      jsonBody(renameConversationBodySchema),
+      async (c) => {
+        const sender = await senderOf(c)
+        const conversation = await assistant.renameConversation(
+          sender,
+          conversationId(c),
+          c.req.valid('json').title,
+        )
+        if (conversation === null) throw new ApiError('not_found')
+        return c.json({ conversation }, 200)
+      },
+    )
+    .delete('/conversations/:id', async (c) => {
+      const sender = await senderOf(c)
+      if (!(await assistant.deleteConversation(sender, conversationId(c))))
+        throw new ApiError('not_found')
+      return c.body(null, 204)
+    })
+    .get('/conversations/:id/messages', async (c) => {
+      const sender = await senderOf(c)
+      const list = await assistant.listMessages(sender, conversationId(c))
+      if (list === null) throw new ApiError('not_found')
+      return c.json(list, 200)
+    })
+    .post(
+      '/conversations/:id/messages',
+      requireJson(),
+      jsonBody(sendMessageBodySchema),
+      async (c) => {
+        const sender = await senderOf(c)
+        // Every refusal (limits, moderation, a missing conversation) is a JSON error before the
+        // stream opens; once it is open, failures are `error` events on it.
+        const prepared = await assistant.prepareSend(sender, {
+          conversationId: conversationId(c),
+          content: c.req.valid('json').content,
+          requestId: c.get('requestId'),
+        })
+        // Proxies such as nginx buffer responses unless told not to; an answer must flow.
+        c.header('X-Accel-Buffering', 'no')
+        return eventStream(
+          c,
+          async (stream) => {
+            const sink: AnswerSink = {
+              send: (event, data) => stream.send({ event, data: JSON.stringify(data) }),
+              // Closed connection or aborted request (Stop): either way nobody reads on.
+              get gone() {
+                return stream.aborted
+              },
+              onGone: (listener) => stream.onAbort(listener),
+            }
+            await assistant.runSend(prepared, sink)
+          },
+          (error) =>
+            logger.error('an answer stream failed', { error, requestId: prepared.requestId }),
+        )
+      },
+    )
+    .get('/usage', async (c) => {
+      const sender = await senderOf(c)
+      return c.json(await assistant.usage(sender), 200)
+    })
+}

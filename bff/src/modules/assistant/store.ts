@@ -1,0 +1,454 @@
+import { ApiError, assistantModels, errorCatalogue, errorCodes } from '@tessera/contracts'
+import type { AssistantModel, ChatMessage, Conversation, ErrorCode } from '@tessera/contracts'
+import type { Sql } from '@tessera/db/sql'
+import { sql as raw } from 'kysely'
+import { jsonArrayFrom } from 'kysely/helpers/postgres'
+import { execute, queries } from '../../platform/db/query.ts'
+import { reusableStatement } from '../../platform/db/reusable-statement.ts'
+import type { AssistantConversationRow, AssistantMessageRow } from '../../platform/db/schema.ts'
+import { withUser } from '../../platform/db/with-user.ts'
+import type { UserClaims } from '../../platform/db/with-user.ts'
+import type { PromptMessage } from './estimate.ts'
+
+/** What a conversation is called until its first message (or its user) names it. */
+export const UNTITLED = 'New conversation'
+/** How long a title made from a first message can be. */
+const DERIVED_TITLE_LENGTH = 60
+/** The most messages one conversation lists (the newest, oldest first). */
+const MESSAGE_LIST_LIMIT = 1000
+/**
+ * After this long, an answer still `streaming` (and its hold) can only belong to a BFF that died
+ * mid-answer: answers end long before (the idle timeout ends a silent one, the answer cap a long
+ * one). The quota releases its hold when a send needs the room; the answer reads as interrupted.
+ */
+export const abandonedAfterMs = 60 * 60 * 1000
+const abandonedAnswer = raw<boolean>`status = 'streaming'
+  and created_at < now() - make_interval(secs => ${abandonedAfterMs / 1000})`
+
+/** A conversation as stored: no title until one is given. */
+export type StoredConversation = Omit<Conversation, 'title'> & { title: string | null }
+
+export interface ConversationCursor {
+  /** updated_at to the microsecond, as Postgres prints it in UTC. */
+  at: string
+  id: string
+}
+
+export interface AnswerUsage {
+  promptTokens: number
+  completionTokens: number
+  estimated: boolean
+}
+
+export interface FinishedAnswer {
+  content: string
+  status: 'complete' | 'partial' | 'failed'
+  usage: AnswerUsage | null
+  errorCode: ErrorCode | null
+}
+
+export interface AssistantStore {
+  createConversation(claims: UserClaims, title: string | null): Promise<Conversation>
+  listConversations(
+    claims: UserClaims,
+    page: { limit: number; cursor: ConversationCursor | null },
+  ): Promise<{ conversations: Conversation[]; next: ConversationCursor | null }>
+  renameConversation(claims: UserClaims, id: string, title: string): Promise<Conversation | null>
+  deleteConversation(claims: UserClaims, id: string): Promise<boolean>
+  listMessages(
+    claims: UserClaims,
+    id: string,
+  ): Promise<{ conversation: Conversation; messages: ChatMessage[] } | null>
+  /**
+   * The conversation (its title null when untitled) and its latest messages for the model,
+   * within the bounds.
+   */
+  loadForSend(
+    claims: UserClaims,
+    id: string,
+    bounds: { messages: number; chars: number },
+  ): Promise<{ conversation: StoredConversation; history: PromptMessage[] } | null>
+  /**
+   * Stores the user's message and the answer's placeholder (`streaming`) as given, names an
+   * untitled conversation `title` and moves it to the top of the list; `not_found` when the
+   * conversation is gone.
+   */
+  beginSend(
+    claims: UserClaims,
+    input: { conversationId: string; title: string; user: ChatMessage; assistant: ChatMessage },
+  ): Promise<void>
+  /** Stores how an answer ended; null when its conversation was deleted meanwhile. */
+  finishAnswer(
+    claims: UserClaims,
+    messageId: string,
+    answer: FinishedAnswer,
+  ): Promise<ChatMessage | null>
+}
+
+const cursorAt = raw<string>`to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
+
+export function conversationOf(row: Omit<AssistantConversationRow, 'user_id'>): Conversation {
+  return {
+    id: row.id,
+    title: row.title ?? UNTITLED,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  }
+}
+
+const knownModels: ReadonlySet<string> = new Set(assistantModels)
+const knownCodes: ReadonlySet<string> = new Set(errorCodes)
+
+type MessageColumns = Omit<
+  AssistantMessageRow,
+  'seq' | 'user_id' | 'conversation_id' | 'updated_at'
+>
+
+export function chatMessageOf(row: MessageColumns): ChatMessage {
+  const usage =
+    row.prompt_tokens === null || row.completion_tokens === null
+      ? null
+      : {
+          promptTokens: row.prompt_tokens,
+          completionTokens: row.completion_tokens,
+          totalTokens: row.prompt_tokens + row.completion_tokens,
+          estimated: row.usage_estimated === true,
+        }
+  // Codes and models come from this BFF; one a newer version wrote reads as the nearest we know.
+  const code =
+    row.error_code === null
+      ? null
+      : knownCodes.has(row.error_code)
+        ? (row.error_code as ErrorCode)
+        : 'internal'
+  return {
+    id: row.id,
+    role: row.role,
+    content: row.content,
+    status: row.status,
+    model: row.model !== null && knownModels.has(row.model) ? (row.model as AssistantModel) : null,
+    usage,
+    error: code === null ? null : { code, message: errorCatalogue[code].message },
+    createdAt: row.created_at.toISOString(),
+  }
+}
+
+/**
+ * An answer whose BFF died while it streamed: what was stored of it (nothing, as the text is written
+ * when the answer ends) is kept, marked as cut off.
+ */
+function interrupted(row: MessageColumns): MessageColumns {
+  return {
+    ...row,
+    status: row.content === '' ? 'failed' : 'partial',
+    error_code: 'answer_interrupted',
+  }
+}
+
+/** A title from a first message: its first line, whitespace tidied, cut at a word. */
+export function titleFrom(content: string): string {
+  const line =
+    content
+      .split('\n')
+      .map((text) => text.replace(/\s+/g, ' ').trim())
+      .find((text) => text !== '') ?? ''
+  if (line === '') return UNTITLED
+  const chars = [...line]
+  if (chars.length <= DERIVED_TITLE_LENGTH) return line
+  const cut = chars.slice(0, DERIVED_TITLE_LENGTH - 1).join('')
+  const space = cut.lastIndexOf(' ')
+  return `${(space > DERIVED_TITLE_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
+}
+
+const messageColumns = [
+  'id',
+  'role',
+  'content',
+  'status',
+  'model',
+  'prompt_tokens',
+  'completion_tokens',
+  'usage_estimated',
+  'error_code',
+  'created_at',
+] as const
+
+const conversationColumns = ['id', 'title', 'created_at', 'updated_at'] as const
+
+/**
+ * What the model may see again of a conversation, newest first: the user's messages and the
+ * answers that brought text (an answer still streaming, or one that failed, has none to give),
+ * at most `bounds.messages` of them and no more than fit in `bounds.chars` characters. The one
+ * definition of a send's history: what the model is sent (`loadForSend`, as the user) and what
+ * the send holds against the plan (the quota, which reads it as the BFF).
+ */
+export function recentHistory(
+  conversationId: string,
+  userId: string,
+  bounds: { messages: number; chars: number },
+) {
+  const recent = queries
+    .selectFrom('assistant_messages as message')
+    .select(['message.role', 'message.content', 'message.seq'])
+    .where('message.conversation_id', '=', conversationId)
+    .where('message.user_id', '=', userId)
+    .where((eb) =>
+      eb.or([
+        eb('message.role', '=', 'user'),
+        eb.and([
+          eb('message.status', 'in', ['complete', 'partial']),
+          eb('message.content', '<>', ''),
+        ]),
+      ]),
+    )
+    .orderBy('message.seq', 'desc')
+    .limit(bounds.messages)
+  return queries
+    .selectFrom(
+      queries
+        .selectFrom(recent.as('recent'))
+        .select([
+          'recent.role',
+          'recent.content',
+          'recent.seq',
+          // The characters of this message and every newer one: the oldest that fit are kept.
+          raw<number>`sum(char_length(recent.content)) over (order by recent.seq desc)`.as('chars'),
+        ])
+        .as('counted'),
+    )
+    .select(['counted.role', 'counted.content'])
+    .where('counted.chars', '<=', bounds.chars)
+    .orderBy('counted.seq', 'desc')
+}
+
+/** The conversation and its history for a send (compiled once: it runs before every answer). */
+const loadForSendStatement = reusableStatement(
+  (values: { id: string; userId: string; messages: number; chars: number }) =>
+    queries
+      .selectFrom('assistant_conversations as conversation')
+      .select([
+        'conversation.id',
+        'conversation.title',
+        'conversation.created_at',
+        'conversation.updated_at',
+        jsonArrayFrom(recentHistory(values.id, values.userId, values)).as('history'),
+      ])
+      .where('conversation.id', '=', values.id)
+      .where('conversation.user_id', '=', values.userId),
+)
+
+const readOnly = { readOnly: true }
+
+/** Conversations and messages, read and written as the user (`withUser`): RLS decides. */
+export function createAssistantStore(sql: Sql): AssistantStore {
+  const selectConversation = (claims: UserClaims, id: string) =>
+    queries
+      .selectFrom('assistant_conversations')
+      .select(conversationColumns)
+      .where('id', '=', id)
+      .where('user_id', '=', claims.sub)
+
+  return {
+    createConversation: (claims, title) =>
+      withUser(sql, claims, async (tx) => {
+        const { rows } = await execute(
+          queries
+            .insertInto('assistant_conversations')
+            .values({ user_id: claims.sub, title })
+            .returning(conversationColumns),
+          tx,
+        )
+        const row = rows[0]
+        if (row === undefined) throw new Error('The conversation was not created.')
+        return conversationOf(row)
+      }),
+
+    listConversations: (claims, page) =>
+      withUser(
+        sql,
+        claims,
+        async (tx) => {
+          const { cursor } = page
+          const { rows } = await execute(
+            queries
+              .selectFrom('assistant_conversations')
+              .select([...conversationColumns, cursorAt.as('cursor_at')])
+              .where('user_id', '=', claims.sub)
+              .$if(cursor !== null, (query) =>
+                query.where(
+                  // Sent as text: postgres.js would turn a timestamptz parameter into a Date and
+                  // lose the microseconds the cursor keeps.
+                  raw<boolean>`(updated_at, id) < (${cursor?.at}::text::timestamptz, ${cursor?.id}::uuid)`,
+                ),
+              )
+              .orderBy('updated_at', 'desc')
+              .orderBy('id', 'desc')
+              .limit(page.limit + 1),
+            tx,
+          )
+          const shown = rows.slice(0, page.limit)
+          const last = shown[shown.length - 1]
+          return {
+            conversations: shown.map(conversationOf),
+            next:
+              rows.length > page.limit && last !== undefined
+                ? { at: last.cursor_at, id: last.id }
+                : null,
+          }
+        },
+        readOnly,
+      ),
+
+    renameConversation: (claims, id, title) =>
+      withUser(sql, claims, async (tx) => {
+        const { rows } = await execute(
+          queries
+            .updateTable('assistant_conversations')
+            .set({ title })
+            .where('id', '=', id)
+            .where('user_id', '=', claims.sub)
+            .returning(conversationColumns),
+          tx,
+        )
+        const row = rows[0]
+        return row === undefined ? null : conversationOf(row)
+      }),
+
+    deleteConversation: (claims, id) =>
+      withUser(sql, claims, async (tx) => {
+        const { rowCount } = await execute(
+          queries
+            .deleteFrom('assistant_conversations')
+            .where('id', '=', id)
+            .where('user_id', '=', claims.sub),
+          tx,
+        )
+        return rowCount > 0
+      }),
+
+    listMessages: (claims, id) =>
+      withUser(
+        sql,
+        claims,
+        async (tx) => {
+          const conversation = (await execute(selectConversation(claims, id), tx)).rows[0]
+          if (conversation === undefined) return null
+          const { rows } = await execute(
+            queries
+              .selectFrom('assistant_messages')
+              .select(messageColumns)
+              .select(abandonedAnswer.as('abandoned'))
+              .where('conversation_id', '=', id)
+              .orderBy('seq', 'desc')
+              .limit(MESSAGE_LIST_LIMIT),
+            tx,
+          )
+          return {
+            conversation: conversationOf(conversation),
+            messages: rows
+              .reverse()
+              .map(({ abandoned, ...row }) => chatMessageOf(abandoned ? interrupted(row) : row)),
+          }
+        },
+        readOnly,
+      ),
+
+    loadForSend: (claims, id, bounds) =>
+      withUser(
+        sql,
+        claims,
+        async (tx) => {
+          // One statement: this runs before every answer, and each round trip is waited for.
+          const { rows } = await loadForSendStatement(tx, {
+            id,
+            userId: claims.sub,
+            messages: bounds.messages,
+            chars: bounds.chars,
+          })
+          const row = rows[0]
+          if (row === undefined) return null
+          return {
+            conversation: { ...conversationOf(row), title: row.title },
+            history: row.history
+              .map((message): PromptMessage => ({ role: message.role, content: message.content }))
+              .reverse(),
+          }
+        },
+        readOnly,
+      ),
+
+    beginSend: (claims, input) =>
+      withUser(sql, claims, async (tx) => {
+        // One statement: the conversation is named and moved to the top, and both messages are
+        // added only if it was (it is still the user's); an answer's first token waits on nothing
+        // here, but every round trip is the BFF's time.
+        const { rowCount } = await execute(
+          queries
+            .with('touched', (db) =>
+              db
+                .updateTable('assistant_conversations')
+                .set((eb) => ({
+                  title: eb.fn.coalesce('title', eb.val(input.title)),
+                  updated_at: raw<Date>`now()`,
+                }))
+                .where('id', '=', input.conversationId)
+                .where('user_id', '=', claims.sub)
+                .returning('id'),
+            )
+            .insertInto('assistant_messages')
+            .columns([
+              'id',
+              'conversation_id',
+              'user_id',
+              'role',
+              'content',
+              'status',
+              'model',
+              'created_at',
+            ])
+            .expression((eb) => {
+              const row = (message: ChatMessage) =>
+                eb.selectFrom('touched').select([
+                  // Typed: a union resolves untyped parameters as text.
+                  eb.cast<string>(eb.val(message.id), 'uuid').as('id'),
+                  'touched.id as conversation_id',
+                  eb.cast<string>(eb.val(claims.sub), 'uuid').as('user_id'),
+                  eb.cast<ChatMessage['role']>(eb.val(message.role), 'text').as('role'),
+                  eb.cast<string>(eb.val(message.content), 'text').as('content'),
+                  eb.cast<ChatMessage['status']>(eb.val(message.status), 'text').as('status'),
+                  eb.cast<string | null>(eb.val(message.model), 'text').as('model'),
+                  eb
+                    .cast<Date>(eb.val(new Date(message.createdAt)), 'timestamptz')
+                    .as('created_at'),
+                ])
+              return row(input.user).unionAll(row(input.assistant))
+            }),
+          tx,
+        )
+        // Deleted (in another tab) since the send began.
+        if (rowCount === 0) throw new ApiError('not_found')
+      }),
+
+    finishAnswer: (claims, messageId, answer) =>
+      withUser(sql, claims, async (tx) => {
+        const { rows } = await execute(
+          queries
+            .updateTable('assistant_messages')
+            .set({
+              content: answer.content,
+              status: answer.status,
+              prompt_tokens: answer.usage?.promptTokens ?? null,
+              completion_tokens: answer.usage?.completionTokens ?? null,
+              usage_estimated: answer.usage === null ? null : answer.usage.estimated,
+              error_code: answer.errorCode,
+            })
+            .where('id', '=', messageId)
+            .where('user_id', '=', claims.sub)
+            .returning(messageColumns),
+          tx,
+        )
+        const row = rows[0]
+        return row === undefined ? null : chatMessageOf(row)
+      }),
+  }
+}

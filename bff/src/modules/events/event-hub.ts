@@ -1,0 +1,76 @@
+import type { LiveEvent } from '@tessera/contracts'
+import type { Clock } from '../../platform/clock.ts'
+
+/** Who an event is for: every connection, or the connections of one user. */
+export type Topic = 'broadcast' | `user:${string}`
+
+export interface HubMessage {
+  topic: Topic
+  event: LiveEvent
+}
+
+export interface HubSubscription {
+  topics: readonly Topic[]
+  onEvent(event: LiveEvent): void
+  /** Called once when the hub shuts down, so a stream can end cleanly. */
+  onClose?(): void
+}
+
+/** In-process pub/sub behind `GET /api/events`; one process, so no broker is needed yet. */
+export interface EventHub {
+  /** Delivers to every subscriber of the topic; returns how many received it. */
+  publish(message: HubMessage): number
+  /** Returns the function that ends the subscription. */
+  subscribe(subscription: HubSubscription): () => void
+  subscriberCount(): number
+  /** Ends every subscription (graceful shutdown); later subscriptions are closed at once. */
+  close(): void
+}
+
+export function createEventHub(
+  options: { onListenerError?: (error: unknown, event: LiveEvent) => void } = {},
+): EventHub {
+  const subscriptions = new Set<HubSubscription>()
+  let closed = false
+
+  return {
+    publish({ topic, event }) {
+      let delivered = 0
+      for (const subscription of [...subscriptions]) {
+        if (!subscription.topics.includes(topic)) continue
+        // One broken listener must not stop the others from hearing the event.
+        try {
+          subscription.onEvent(event)
+          delivered += 1
+        } catch (error) {
+          options.onListenerError?.(error, event)
+        }
+      }
+      return delivered
+    },
+    subscribe(subscription) {
+      if (closed) {
+        subscription.onClose?.()
+        return () => undefined
+      }
+      subscriptions.add(subscription)
+      return () => {
+        subscriptions.delete(subscription)
+      }
+    },
+    subscriberCount() {
+      return subscriptions.size
+    },
+    close() {
+      closed = true
+      const ending = [...subscriptions]
+      subscriptions.clear()
+      for (const subscription of ending) subscription.onClose?.()
+    },
+  }
+}
+
+/** Builds a live event with a fresh id and the clock's time. */
+export function createLiveEvent(type: string, data: unknown, clock: Clock): LiveEvent {
+  return { id: crypto.randomUUID(), type, at: new Date(clock.now()).toISOString(), data }
+}

@@ -1,0 +1,94 @@
+import type { RegistrySnapshot } from '@tessera/contracts'
+import type { Context } from 'hono'
+import { getCookie, setCookie } from 'hono/cookie'
+import type { AppEnv } from '../../http/app-env.ts'
+import type { RequestAuth } from '../../http/middleware/session.ts'
+import { remotesWithCanary } from './registry.ts'
+import type { SnapshotReader } from './registry.ts'
+
+/** The cookie that keeps a signed-out visitor in the same canary share across reloads. */
+export const VISITOR_COOKIE = 'tessera_visitor'
+
+const visitorId = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/
+
+/**
+ * A viewer's sticky bucket (0–99) for one remote: the first four bytes of
+ * sha256(`<remote>:<subject>`). The remote is part of the input so one person is not in every
+ * canary at once; the same subject always lands in the same bucket, so a canary at N % keeps its
+ * viewers as N grows.
+ */
+export async function canaryBucket(subject: string, remote: string): Promise<number> {
+  const digest = await crypto.subtle.digest(
+    'SHA-256',
+    new TextEncoder().encode(`${remote}:${subject}`),
+  )
+  return new DataView(digest).getUint32(0) % 100
+}
+
+export interface RequestSnapshots {
+  /**
+   * The snapshot for this request's viewer: the one function every reader of the registry for a
+   * page goes through (`GET /api/remotes` and the host page's CSP), so a layer added here (say,
+   * per-browser overrides) applies to both. Sets the visitor cookie when a canary needs it.
+   * `everyCanary` puts the viewer in every running canary without looking them up: what the
+   * host page's CSP needs, as it must allow whatever `GET /api/remotes` will then answer.
+   */
+  forRequest(c: Context<AppEnv>, options?: { everyCanary?: boolean }): Promise<RegistrySnapshot>
+  /** Who this request's viewer is for canaries (`user:<id>` or `visitor:<id>`), without a new cookie. */
+  subjectOf(c: Context<AppEnv>): Promise<string | null>
+}
+
+/**
+ * Builds snapshots per request. Bucketing needs to know the viewer only while a canary runs, so
+ * without one no session is looked up and no cookie is set.
+ */
+export function createRequestSnapshots(deps: {
+  reader: SnapshotReader
+  /** `__Host-` prefix and `Secure` for the visitor cookie, as for the session cookie. */
+  secureCookies: boolean
+  /** Told each time a viewer is served a canary version (the canary monitor counts them). */
+  onCanaryServed?: (remote: string, version: string, subject: string) => void
+}): RequestSnapshots {
+  const prefix = deps.secureCookies ? ('host' as const) : undefined
+
+  const subjectOf = async (c: Context<AppEnv>): Promise<string | null> => {
+    // Sessions are read under /api only; elsewhere the viewer is whoever the cookie says.
+    const auth = c.get('auth') as RequestAuth | undefined
+    const session = auth === undefined ? null : await auth.current()
+    if (session !== null) return `user:${session.userId}`
+    const visitor = getCookie(c, VISITOR_COOKIE, prefix)
+    return visitor !== undefined && visitorId.test(visitor) ? `visitor:${visitor}` : null
+  }
+
+  return {
+    subjectOf,
+    async forRequest(c, options = {}) {
+      const content = await deps.reader.content()
+      const withCanary = remotesWithCanary(content)
+      if (withCanary.length === 0) return deps.reader.build({}, content)
+      if (options.everyCanary) return deps.reader.build({ bucketOf: () => -1 }, content)
+      let subject = await subjectOf(c)
+      if (subject === null) {
+        const visitor = crypto.randomUUID()
+        setCookie(c, VISITOR_COOKIE, visitor, {
+          httpOnly: true,
+          sameSite: 'Lax',
+          path: '/',
+          maxAge: 365 * 24 * 3600,
+          ...(deps.secureCookies ? { prefix: 'host', secure: true } : {}),
+        })
+        subject = `visitor:${visitor}`
+      }
+      const buckets = new Map<string, number>()
+      for (const remote of withCanary) buckets.set(remote, await canaryBucket(subject, remote))
+      const snapshot = await deps.reader.build(
+        { bucketOf: (remote) => buckets.get(remote) ?? 100 },
+        content,
+      )
+      for (const remote of snapshot.remotes) {
+        if (remote.channel === 'canary') deps.onCanaryServed?.(remote.name, remote.version, subject)
+      }
+      return snapshot
+    },
+  }
+}

@@ -1,0 +1,57 @@
+import { remoteErrorReportSchema } from '@tessera/contracts'
+import type { RemoteErrorReport } from '@tessera/contracts'
+import { Hono } from 'hono'
+import type { Context } from 'hono'
+import type { AppEnv } from '../../http/app-env.ts'
+import type { Clock } from '../../platform/clock.ts'
+import type { Logger } from '../../platform/logger.ts'
+import { bodySize } from '../../http/middleware/body-size.ts'
+import { jsonBody, requireJson } from '../../http/middleware/json-body.ts'
+import { rateLimit } from '../../http/middleware/rate-limit.ts'
+import { createRateLimiter } from '../../platform/rate-limiter.ts'
+import type { TelemetryStore } from './telemetry-store.ts'
+
+export interface TelemetryDeps {
+  logger: Logger
+  clock: Clock
+  store: TelemetryStore
+  bodyLimitBytes: number
+  /** Reports per client per minute. */
+  ratePerMinute: number
+  clientKey?: (c: Context) => string | undefined
+  /**
+   * Told of every accepted report after it is recorded (the canary guard). Its failures are
+   * logged, never turned into the reporter's problem.
+   */
+  onReport?: (report: RemoteErrorReport, c: Context<AppEnv>) => Promise<void>
+}
+
+/** Failures the host reports while loading or running remotes (CSRF is checked for all /api). */
+export function telemetryRoutes(deps: TelemetryDeps) {
+  const limiter = createRateLimiter({
+    limit: deps.ratePerMinute,
+    windowMs: 60_000,
+    clock: deps.clock,
+  })
+  return new Hono<AppEnv>().post(
+    '/remote-errors',
+    rateLimit({ limiter, keyOf: deps.clientKey }),
+    bodySize({ maxBytes: deps.bodyLimitBytes }),
+    requireJson(),
+    jsonBody(remoteErrorReportSchema),
+    async (c) => {
+      const report = c.req.valid('json')
+      const requestId = c.get('requestId')
+      deps.logger.warn('remote error reported', { ...report, requestId })
+      deps.store.record({ ...report, at: new Date(deps.clock.now()).toISOString(), requestId })
+      if (deps.onReport !== undefined) {
+        try {
+          await deps.onReport(report, c)
+        } catch (error) {
+          deps.logger.error('remote error report follow-up failed', { error, requestId })
+        }
+      }
+      return c.json({ accepted: true as const }, 202)
+    },
+  )
+}

@@ -1,0 +1,294 @@
+import { z } from 'zod'
+
+export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const
+export type LogLevel = (typeof logLevels)[number]
+
+/**
+ * The repository root, two folders above this file. Computed with URL rather than node:path so
+ * the module stays Web-standard (app.ts imports its types, and the host type-checks app.ts).
+ */
+const defaultRootDir = decodeURIComponent(new URL('../../../', import.meta.url).pathname)
+
+const port = z.coerce.number().int().min(0).max(65535)
+const positiveInt = z.coerce.number().int().positive()
+
+const origin = z.url({ protocol: /^https?$/ }).transform((value) => new URL(value).origin)
+const httpUrl = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''))
+const flag = z
+  .enum(['true', 'false', '1', '0'])
+  .transform((value) => value === 'true' || value === '1')
+
+const originList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
+  )
+  .pipe(z.array(origin).min(1, 'must list at least one origin'))
+
+/**
+ * Where per-browser overrides may load a remote from: `https://host[:port]` (`*.` for any
+ * subdomain) or loopback over http, `:*` for any port; `none` allows no override at all.
+ */
+const overrideOriginList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim().toLowerCase().replace(/\/+$/, ''))
+      .filter((item) => item !== ''),
+  )
+  .pipe(
+    z.union([
+      z.tuple([z.literal('none')]).transform((): string[] => []),
+      z
+        .array(
+          z
+            .string()
+            .regex(
+              /^(?:https:\/\/(?:\*\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)*|http:\/\/(?:localhost|127\.0\.0\.1|\[::1\]))(?::(?:\d{1,5}|\*))?$/,
+              'must be "none" or origins like https://preview.example.com, https://*.example.com or http://localhost:* (http only on loopback)',
+            ),
+        )
+        .min(1, 'must list at least one origin, or say none'),
+    ]),
+  )
+
+/**
+ * The local Supabase stand-in's keys: the Supabase CLI's well-known local keys, which anyone who
+ * ran `supabase start` recognises. They are not secrets, and they are refused anywhere but locally.
+ */
+export const localSupabaseKeys = {
+  anon: 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH',
+  serviceRole: 'sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz',
+} as const
+
+/** Loopback on any port: where a developer's own dev server or preview build runs. */
+const loopbackOverrideOrigins = ['http://localhost:*', 'http://127.0.0.1:*', 'http://[::1]:*']
+
+const envSchema = z.object({
+  PORT: port.default(8787),
+  HOST_NAME: z.string().min(1).default('127.0.0.1'),
+  PUBLIC_ORIGIN: origin.default('http://localhost:8787'),
+  ALLOWED_ORIGINS: originList.optional(),
+  HOST_DIST: z.string().min(1).default('host/dist'),
+  LOG_LEVEL: z.enum(logLevels).default('info'),
+  BODY_LIMIT_BYTES: positiveInt.default(65536),
+  TELEMETRY_BODY_LIMIT_BYTES: positiveInt.default(8192),
+  TELEMETRY_RATE_LIMIT: positiveInt.default(60),
+  SSE_HEARTBEAT_MS: positiveInt.default(15000),
+
+  /**
+   * Origins the deploy API accepts builds from (their files are downloaded and checked there, and
+   * hosts load them from there): the local cdn and Supabase Storage stand-ins by default.
+   */
+  DEPLOY_STORAGE_ORIGINS: originList.default([
+    'http://localhost:8788',
+    'http://127.0.0.1:8788',
+    'http://localhost:54321',
+    'http://127.0.0.1:54321',
+  ]),
+  /** Deploy API requests per client per minute. */
+  DEPLOY_RATE_LIMIT: positiveInt.default(60),
+  /** How long one file of a build may take to download while it is checked (ms). */
+  DEPLOY_FETCH_TIMEOUT_MS: positiveInt.default(15_000),
+  /** The largest build accepted (sum of its files, bytes). */
+  DEPLOY_MAX_BUILD_BYTES: positiveInt.default(50 * 1024 * 1024),
+  /** Share of a canary's clients (0–1) reporting errors at which it is stopped automatically. */
+  CANARY_ERROR_RATE_THRESHOLD: z.coerce.number().gt(0).max(1).default(0.2),
+  /** Clients that must have been served a canary before its error rate can stop it. */
+  CANARY_MIN_CLIENTS: positiveInt.default(20),
+  /** How far back served canaries and their error reports count (seconds). */
+  CANARY_WINDOW_SECONDS: positiveInt.default(600),
+  /**
+   * Origins a browser may point one remote at for itself (a dev server, a preview build); see
+   * docs/operations.md. Default: loopback when PUBLIC_ORIGIN is loopback (the local stack), else none.
+   */
+  REMOTE_OVERRIDE_ORIGINS: overrideOriginList.optional(),
+
+  /** A PostgreSQL server (postgres://…); without it PGlite runs inside the BFF. */
+  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  PGLITE_DATA_DIR: z.string().min(1).default('.tessera/pglite'),
+  /** Create what hosted Supabase provides (roles, auth schema); default: on PGlite only. */
+  DATABASE_BOOTSTRAP: flag.optional(),
+  /** Apply supabase/migrations at start. */
+  DATABASE_MIGRATE: flag.default(true),
+
+  SUPABASE_URL: httpUrl.default('http://127.0.0.1:54321'),
+  // The local stand-in's keys (the Supabase CLI's well-known ones) are the defaults; anywhere
+  // else they must be set (see the check below).
+  SUPABASE_ANON_KEY: z.string().min(1).default(localSupabaseKeys.anon),
+  SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).default(localSupabaseKeys.serviceRole),
+  /** `iss` of access tokens; default `${SUPABASE_URL}/auth/v1`. */
+  SUPABASE_JWT_ISSUER: httpUrl.optional(),
+
+  SESSION_COOKIE_MAX_AGE_SECONDS: positiveInt.default(30 * 24 * 3600),
+  /** Refresh when less than this is left; above supabase-js's own 90 s margin. */
+  SESSION_REFRESH_MARGIN_SECONDS: z.coerce.number().int().min(91).default(120),
+  SESSION_TOUCH_INTERVAL_SECONDS: positiveInt.default(60),
+  /** How long a password-recovery link allows a new password without the current one. */
+  RECOVERY_WINDOW_SECONDS: positiveInt.default(900),
+  SIGN_IN_MAX_FAILURES_PER_EMAIL: positiveInt.default(5),
+  SIGN_IN_MAX_FAILURES_PER_CLIENT: positiveInt.default(50),
+  SIGN_IN_FAILURE_WINDOW_SECONDS: positiveInt.default(900),
+  /** Requests that send an email (sign-up, magic link, recovery, email change) per client per minute. */
+  EMAIL_SEND_RATE_LIMIT: positiveInt.default(10),
+
+  /** Stripe's API origin; the local stand-in by default, `https://api.stripe.com` for real. */
+  STRIPE_API_URL: httpUrl.default('http://127.0.0.1:12111'),
+  STRIPE_SECRET_KEY: z.string().min(1).default('sk_test_tessera_local'),
+  /** The webhook endpoint's signing secret (the stand-in's well-known one by default). */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).default('whsec_tessera_local_stand_in'),
+
+  /** Any OpenAI-compatible server (`…/v1`); the local stand-in by default. */
+  OPENAI_BASE_URL: httpUrl.default('http://127.0.0.1:8790/v1'),
+  OPENAI_API_KEY: z.string().min(1).default('sk-tessera-local'),
+  /**
+   * The server's model for each catalogue model, for servers that name theirs differently
+   * (Ollama, vLLM): `gpt-4o-mini=llama3.2,gpt-4o=qwen2.5:32b`. Unlisted models keep their name.
+   */
+  OPENAI_MODEL_MAP: z
+    .string()
+    .default('')
+    .transform((value, ctx) => {
+      const pairs = value
+        .split(',')
+        .map((item) => item.trim())
+        .filter((item) => item !== '')
+        .map((item) => item.split('=').map((part) => part.trim()))
+      if (pairs.some((pair) => pair.length !== 2 || pair.some((part) => part === ''))) {
+        ctx.addIssue({ code: 'custom', message: 'must be a list of model=server-model pairs' })
+        return z.NEVER
+      }
+      return Object.fromEntries(pairs) as Record<string, string>
+    }),
+  /** Check each message with `/v1/moderations` first; off for servers that have none. */
+  ASSISTANT_MODERATION: flag.default(true),
+  /** How long the model may take to send the first token of an answer (ms). */
+  ASSISTANT_FIRST_TOKEN_TIMEOUT_MS: positiveInt.default(20_000),
+  /** How long the model may go silent in the middle of an answer (ms). */
+  ASSISTANT_IDLE_TIMEOUT_MS: positiveInt.default(30_000),
+  /** The longest answer (tokens); each send reserves this much against the plan until it ends. */
+  ASSISTANT_MAX_ANSWER_TOKENS: positiveInt.default(1024),
+  /** Earlier messages sent with each question: at most this many, and this many characters. */
+  ASSISTANT_HISTORY_MESSAGES: z.coerce.number().int().min(0).default(20),
+  ASSISTANT_HISTORY_CHARS: z.coerce.number().int().min(0).default(8000),
+  /** Messages one user may send per minute. */
+  ASSISTANT_RATE_LIMIT: positiveInt.default(20),
+})
+
+const loopback = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/
+
+export type Env = Omit<
+  z.output<typeof envSchema>,
+  'ALLOWED_ORIGINS' | 'DATABASE_BOOTSTRAP' | 'SUPABASE_JWT_ISSUER' | 'REMOTE_OVERRIDE_ORIGINS'
+> & {
+  /** Origin patterns overrides may load from (`:*` any port, `*.` any subdomain); empty: none. */
+  REMOTE_OVERRIDE_ORIGINS: string[]
+  /** Origins allowed to call /api with credentials and to send state-changing requests. */
+  ALLOWED_ORIGINS: string[]
+  /** Absolute path of the built host. */
+  HOST_DIST: string
+  /** Absolute path of PGlite's data (unused with DATABASE_URL). */
+  PGLITE_DATA_DIR: string
+  DATABASE_BOOTSTRAP: boolean
+  SUPABASE_JWT_ISSUER: string
+  /** `${SUPABASE_URL}/auth/v1/.well-known/jwks.json`: the keys access tokens are checked with. */
+  SUPABASE_JWKS_URL: string
+  /** Served over https: the cookie is `__Host-tessera_session` and `Secure`. */
+  SESSION_COOKIE_SECURE: boolean
+}
+
+/** Thrown by `loadEnv` with every bad key, so start-up fails once with the whole list. */
+export class EnvError extends Error {
+  readonly keys: string[]
+
+  constructor(issues: { key: string; message: string }[]) {
+    super(
+      `Invalid environment: ${issues.map((issue) => `${issue.key} (${issue.message})`).join(', ')}`,
+    )
+    this.name = 'EnvError'
+    this.keys = [...new Set(issues.map((issue) => issue.key))]
+  }
+}
+
+/** Parses the BFF's configuration from an environment-like record; throws `EnvError`. */
+export function loadEnv(
+  source: Record<string, string | undefined>,
+  options: { rootDir?: string } = {},
+): Env {
+  // An empty variable (`PORT=`) means "use the default", as shells make unsetting awkward.
+  const present = Object.fromEntries(
+    Object.keys(envSchema.shape).map((key) => [key, source[key] === '' ? undefined : source[key]]),
+  )
+  const parsed = envSchema.safeParse(present)
+  if (!parsed.success) {
+    throw new EnvError(
+      parsed.error.issues.map((issue) => ({
+        key: String(issue.path[0] ?? '(root)'),
+        message: issue.message,
+      })),
+    )
+  }
+  const rootDir = options.rootDir ?? defaultRootDir
+  const env = parsed.data
+  // The stand-in's well-known keys only make sense with the stand-in: a real project's URL with
+  // them would fail at the first sign-in instead of now.
+  if (!loopback.test(env.SUPABASE_URL)) {
+    const missing = (['SUPABASE_ANON_KEY', 'SUPABASE_SERVICE_ROLE_KEY'] as const).filter(
+      (key) => present[key] === undefined,
+    )
+    if (missing.length > 0) {
+      throw new EnvError(
+        missing.map((key) => ({
+          key,
+          message: 'must be set when SUPABASE_URL is not the local stand-in',
+        })),
+      )
+    }
+  }
+  // The same for Stripe and OpenAI: the local defaults are refused against a real server.
+  const remoteSecrets = [
+    ...(loopback.test(env.STRIPE_API_URL)
+      ? []
+      : (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const)),
+    ...(loopback.test(new URL(env.OPENAI_BASE_URL).origin) ? [] : (['OPENAI_API_KEY'] as const)),
+  ].filter((key) => present[key] === undefined)
+  if (remoteSecrets.length > 0) {
+    throw new EnvError(
+      remoteSecrets.map((key) => ({
+        key,
+        message: 'must be set when its service is not the local stand-in',
+      })),
+    )
+  }
+  return {
+    ...env,
+    ALLOWED_ORIGINS: [
+      ...new Set(env.ALLOWED_ORIGINS ?? [env.PUBLIC_ORIGIN, 'http://localhost:5173']),
+    ],
+    HOST_DIST: resolveFromRoot(rootDir, env.HOST_DIST),
+    PGLITE_DATA_DIR: env.PGLITE_DATA_DIR.includes('://')
+      ? env.PGLITE_DATA_DIR
+      : resolveFromRoot(rootDir, env.PGLITE_DATA_DIR),
+    DATABASE_BOOTSTRAP: env.DATABASE_BOOTSTRAP ?? env.DATABASE_URL === undefined,
+    SUPABASE_JWT_ISSUER: env.SUPABASE_JWT_ISSUER ?? `${env.SUPABASE_URL}/auth/v1`,
+    SUPABASE_JWKS_URL: `${env.SUPABASE_URL}/auth/v1/.well-known/jwks.json`,
+    SESSION_COOKIE_SECURE: env.PUBLIC_ORIGIN.startsWith('https:'),
+    REMOTE_OVERRIDE_ORIGINS:
+      env.REMOTE_OVERRIDE_ORIGINS ??
+      (loopback.test(env.PUBLIC_ORIGIN) ? loopbackOverrideOrigins : []),
+  }
+}
+
+/** Resolves a path against the repository root (not the working directory); absolute stays. */
+export function resolveFromRoot(rootDir: string, path: string): string {
+  if (path.startsWith('/')) return path
+  const root = rootDir.endsWith('/') ? rootDir : `${rootDir}/`
+  const rootUrl = new URL(`file://${root.split('/').map(encodeURIComponent).join('/')}`)
+  const resolved = new URL(path.split('/').map(encodeURIComponent).join('/'), rootUrl)
+  const absolute = decodeURIComponent(resolved.pathname)
+  return absolute.length > 1 && absolute.endsWith('/') ? absolute.slice(0, -1) : absolute
+}
