@@ -53,8 +53,8 @@ import {
   stateOf,
   stateOfRow,
   stripeSubscriptionSchema,
-} from '../../bff/src/modules/billing/subscription-state.ts'
-import type { BillingSubscriptionRow } from '../../bff/src/platform/db/schema.ts'
+} from '@tessera/bff/modules/billing/subscription-state'
+import type { BillingSubscriptionRow } from '@tessera/bff/platform/db/schema'
 import { median, percentile, repoRoot, report } from './lib.ts'
 
 const SECRET = 'whsec_bench_webhooks'

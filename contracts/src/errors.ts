@@ -15,6 +15,10 @@ export const errorCatalogue = {
     status: 401,
     message: 'You were signed out on this device. Sign in again to continue.',
   },
+  session_expired: {
+    status: 401,
+    message: 'Your session ended. Sign in again to continue.',
+  },
   invalid_credentials: {
     status: 401,
     message: 'The email address or password is not correct.',

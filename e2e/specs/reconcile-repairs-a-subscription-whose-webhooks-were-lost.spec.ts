@@ -16,7 +16,7 @@ const stateChanging = { 'x-tessera-csrf': '1', origin: e2eStack.appUrl }
 
 // The BFF's database lives inside the stack's process (PGlite), so this journey cannot delete a
 // row from outside; it makes the same drift the way it happens in production: Stripe's webhooks
-// never arrive. (Deleting the row itself is covered in bff/src/routes/billing-reconcile.test.ts.)
+// never arrive. (Deleting the row itself is covered in bff/src/bin/billing-reconcile.test.ts.)
 test('reconcile brings back a subscription whose webhooks were lost, and the open page turns Pro', async ({
   page,
   pageErrors,
@@ -49,7 +49,7 @@ test('reconcile brings back a subscription whose webhooks were lost, and the ope
 
     const { stdout } = await promisify(execFile)(
       'npx',
-      ['tsx', 'bff/src/billing-reconcile.ts', '--url', e2eStack.appUrl],
+      ['tsx', 'bff/src/bin/billing-reconcile.ts', '--url', e2eStack.appUrl],
       { cwd: repoRoot, env: { ...process.env, LOG_LEVEL: 'silent' } },
     )
     expect(stdout).toMatch(/missing/i)

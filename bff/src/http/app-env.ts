@@ -1,4 +1,16 @@
-import type { RequestAuth } from './middleware/session.ts'
+import type { ActiveSession } from '../modules/identity/sessions.ts'
+
+/** What a request knows about its session; set on every request as `c.var.auth`. */
+export interface RequestAuth {
+  /** The request's session, loaded (and refreshed when due) on first use; null when signed out. */
+  current(): Promise<ActiveSession | null>
+  /** The request's session; `unauthenticated`, or `session_revoked` for a revoked one. */
+  require(): Promise<ActiveSession>
+  /** Gives the browser the cookie of a new session. */
+  signIn(token: string): void
+  /** Removes the session cookie from the browser. */
+  signOut(): void
+}
 
 /** The Hono environment shared by the app and every sub-app and middleware. */
 export interface AppEnv {

@@ -2,20 +2,8 @@ import { ApiError } from '@tessera/contracts'
 import type { MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { CookieOptions } from 'hono/utils/cookie'
-import type { AppEnv } from '../app-env.ts'
-import type { ActiveSession, ResumeResult, Sessions } from '../../modules/identity/sessions.ts'
-
-/** What a request knows about its session; set on every request as `c.var.auth`. */
-export interface RequestAuth {
-  /** The request's session, loaded (and refreshed when due) on first use; null when signed out. */
-  current(): Promise<ActiveSession | null>
-  /** The request's session; `unauthenticated`, or `session_revoked` for a revoked one. */
-  require(): Promise<ActiveSession>
-  /** Gives the browser the cookie of a new session. */
-  signIn(token: string): void
-  /** Removes the session cookie from the browser. */
-  signOut(): void
-}
+import type { AppEnv, RequestAuth } from '../app-env.ts'
+import type { ResumeResult, Sessions } from '../../modules/identity/sessions.ts'
 
 export interface SessionCookieOptions {
   sessions: Sessions
@@ -68,7 +56,13 @@ export function sessionCookie(options: SessionCookieOptions): MiddlewareHandler<
       async require() {
         const result = await load()
         if (result.state === 'active') return result.session
-        throw new ApiError(result.state === 'revoked' ? 'session_revoked' : 'unauthenticated')
+        throw new ApiError(
+          result.state === 'revoked'
+            ? 'session_revoked'
+            : result.state === 'expired'
+              ? 'session_expired'
+              : 'unauthenticated',
+        )
       },
       signIn(token) {
         written = true

@@ -122,6 +122,43 @@ describe('token refresh', () => {
   })
 })
 
+describe('session lifetime', () => {
+  const day = 24 * 3600 * 1000
+
+  it('ends a session left unused for longer than the idle timeout, whatever the cookie says', async () => {
+    const browser = await t.signUp(uniqueEmail('idle'))
+    const { id } = await sessionOf(browser)
+    t.clock.advance(6 * day)
+    expect((await browser.get('/api/me')).status).toBe(200)
+
+    t.clock.advance(7 * day + 1000)
+    const response = await browser.get('/api/me/sessions')
+    expect(response.status).toBe(401)
+    const body = errorBodySchema.parse(await response.json())
+    expect(body.error.code).toBe('session_expired')
+    expect(body.error.message).toBe('Your session ended. Sign in again to continue.')
+    expect(browser.cookie()).toBeUndefined()
+    const { rows } = await t.db.query<{ revoked: boolean }>(
+      'select revoked_at is not null as revoked from public.bff_sessions where id = $1',
+      [id],
+    )
+    expect(rows[0]?.revoked).toBe(true)
+    expect(t.authEvents(id)).toContain('SIGNED_OUT')
+  })
+
+  it('ends a session at its absolute lifetime even when it is used every day', async () => {
+    const browser = await t.signUp(uniqueEmail('absolute'))
+    for (let days = 3; days < 30; days += 3) {
+      t.clock.advance(3 * day)
+      expect(signedInSchema.parse(await jsonOf(await browser.get('/api/me'))).user.id).toBeTruthy()
+    }
+    t.clock.advance(3 * day)
+    const response = await browser.get('/api/me/sessions')
+    expect(response.status).toBe(401)
+    expect(errorBodySchema.parse(await response.json()).error.code).toBe('session_expired')
+  })
+})
+
 describe('lookups in memory', () => {
   /** Reads the app sent: sessions by cookie, and profiles (in a transaction, as the user). */
   const sent = { sessionReads: 0, profileReads: 0 }

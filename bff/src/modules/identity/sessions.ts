@@ -1,51 +1,34 @@
 /**
  * BFF sessions (DESIGN §5, docs/decisions/003): the browser holds an opaque cookie, Postgres holds
- * the user's Supabase tokens (`bff_sessions`), and the BFF refreshes them itself, one refresh at a
- * time per session, in one process or many.
+ * the user's Supabase tokens (`bff_sessions`, session-store.ts), and the BFF refreshes them itself,
+ * one refresh at a time per session (session-refresh.ts). A session ends on the server after an
+ * absolute lifetime or an idle timeout, whatever the cookie says.
  */
 import { ApiError } from '@tessera/contracts'
 import type { Sql } from '@tessera/db/sql'
 import type { Clock } from '../../platform/clock.ts'
-import { execute, queries } from '../../platform/db/query.ts'
-import type { AuthUserSnapshot, BffSessionRow } from '../../platform/db/schema.ts'
+import type { AuthUserSnapshot } from '../../platform/db/schema.ts'
 import type { Logger } from '../../platform/logger.ts'
-import type { UserClaims } from '../../platform/db/with-user.ts'
-import { claimsOf } from './access-tokens.ts'
+import { createRecentCache } from '../../platform/recent-cache.ts'
 import type { AccessTokenVerifier } from './access-tokens.ts'
-import { isSessionGone, toApiErrorFromAuth } from './auth-errors.ts'
+import { isSessionGone } from './auth-errors.ts'
 import type { AuthEvents } from './auth-events.ts'
 import type { AuthGateway, AuthSession, AuthTokens } from './auth-gateway.ts'
-import { describeDevice } from './device-label.ts'
-import { createRecentCache } from '../../platform/recent-cache.ts'
+import { createSessionRefresh } from './session-refresh.ts'
+import { createSessionStore } from './session-store.ts'
+import type { ActiveSession, DeviceSessionRow } from './session-store.ts'
 import { hashSessionToken, isSessionToken, newSessionToken } from './session-token.ts'
 
-export interface ActiveSession {
-  id: string
-  userId: string
-  user: AuthUserSnapshot
-  tokens: AuthTokens
-  /** The access token's claims (verified when Auth issued it), for `withUser`. */
-  claims: UserClaims
-  /** Started from a password-recovery link, less than the recovery window ago. */
-  recovery: boolean
-  createdAt: Date
-  lastSeenAt: Date
-}
+export type { ActiveSession, DeviceSessionRow } from './session-store.ts'
 
 export type ResumeResult =
   | { state: 'active'; session: ActiveSession }
   /** The cookie names a session that was signed out or revoked. */
   | { state: 'revoked' }
+  /** The session outlived its absolute lifetime or sat idle too long; it is revoked now. */
+  | { state: 'expired' }
   /** The cookie is not one of ours (malformed, unknown, or from another database). */
   | { state: 'unknown' }
-
-/** A session as listed to its user. */
-export interface DeviceSessionRow {
-  id: string
-  device: string
-  createdAt: Date
-  lastSeenAt: Date
-}
 
 export interface StartContext {
   recovery: boolean
@@ -95,6 +78,10 @@ export interface SessionsOptions {
   touchIntervalMs: number
   /** How long a recovery link's session may set a password without the current one. */
   recoveryWindowMs: number
+  /** A session ends this long after it started, however active (default 30 days). */
+  absoluteLifetimeMs?: number
+  /** A session ends when it was last seen longer ago than this (default 7 days). */
+  idleTimeoutMs?: number
   /** How long one refresh may hold its claim before another request may take over. */
   refreshLeaseMs?: number
   /** How long a request waits for another process's refresh when its own token has expired. */
@@ -106,10 +93,10 @@ export interface SessionsOptions {
   cacheMs?: number
 }
 
-const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms))
-
 /** A request may go on with a token that has at least this long left while it is refreshed. */
 const usableForMs = 10_000
+
+const day = 24 * 3600 * 1000
 
 /** Waits for `promise` at most `ms`; the work itself goes on (a refresh other requests share). */
 async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -126,10 +113,10 @@ async function within<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 export function createSessions(options: SessionsOptions): Sessions {
   const { sql, auth, tokens, events, clock, logger } = options
-  const leaseMs = options.refreshLeaseMs ?? 60_000
+  const store = createSessionStore(sql, clock)
+  const absoluteLifetimeMs = options.absoluteLifetimeMs ?? 30 * day
+  const idleTimeoutMs = options.idleTimeoutMs ?? 7 * day
   const waitMs = options.refreshWaitMs ?? 10_000
-  // Requests of one process for one session share its refresh (see refreshOnce).
-  const inflight = new Map<string, Promise<ResumeResult>>()
   // Cookie → its hash for the cookies seen lately: WebCrypto's digest costs more than the lookup.
   const hashes = createRecentCache<string>({ max: 10_000 })
   // Token hash → the session looked up lately (see `cacheMs`). An entry lives `cacheMs` from its
@@ -158,185 +145,61 @@ export function createSessions(options: SessionsOptions): Sessions {
     return hash
   }
 
-  const toActive = (row: BffSessionRow): ActiveSession | null => {
-    if (row.revoked_at !== null || row.access_token === null || row.refresh_token === null)
-      return null
-    return {
-      id: row.id,
-      userId: row.user_id,
-      user: row.auth_user,
-      tokens: {
-        accessToken: row.access_token,
-        refreshToken: row.refresh_token,
-        expiresAt: Math.floor(row.access_expires_at.getTime() / 1000),
-      },
-      claims: claimsOf(row.access_token),
-      recovery: row.recovery_until !== null && row.recovery_until.getTime() > clock.now(),
-      createdAt: row.created_at,
-      lastSeenAt: row.last_seen_at,
-    }
-  }
-
-  const expiresSoon = (session: ActiveSession) =>
-    session.tokens.expiresAt * 1000 - clock.now() < options.refreshMarginMs
-  const stillValid = (session: ActiveSession) => session.tokens.expiresAt * 1000 > clock.now()
-  const touchDue = (session: ActiveSession) =>
-    clock.now() - session.lastSeenAt.getTime() >= options.touchIntervalMs
-
-  const readSession = async (id: string) =>
-    (await execute(queries.selectFrom('bff_sessions').selectAll().where('id', '=', id), sql))
-      .rows[0]
-
-  /** Marks sessions revoked and forgets their tokens; returns the ids that were still active. */
+  /** Marks sessions revoked; the ids that were still active. Their users' tabs are told. */
   async function markRevoked(ids: readonly string[]): Promise<string[]> {
-    if (ids.length === 0) return []
-    const { rows } = await execute(
-      queries
-        .updateTable('bff_sessions')
-        .set({
-          revoked_at: new Date(clock.now()),
-          access_token: null,
-          refresh_token: null,
-          refresh_lease_until: null,
-        })
-        .where('id', 'in', ids)
-        .where('revoked_at', 'is', null)
-        .returning(['id', 'user_id']),
-      sql,
-    )
+    const rows = await store.markRevoked(ids)
     forget((session) => ids.includes(session.id))
     for (const row of rows)
       events.publish(row.user_id, 'SIGNED_OUT', { sessionId: row.id, user: null })
     return rows.map((row) => row.id)
   }
 
-  function refreshOnce(session: ActiveSession): Promise<ResumeResult> {
-    let flight = inflight.get(session.id)
-    if (flight === undefined) {
-      flight = refreshNow(session).finally(() => inflight.delete(session.id))
-      inflight.set(session.id, flight)
-    }
-    return flight
+  const refresh = createSessionRefresh({
+    store,
+    auth,
+    tokens,
+    clock,
+    logger,
+    marginMs: options.refreshMarginMs,
+    leaseMs: options.refreshLeaseMs ?? 60_000,
+    waitMs,
+    revoke: markRevoked,
+    changed(session) {
+      forget((cached) => cached.id === session.id)
+      events.publish(session.userId, 'TOKEN_REFRESHED', { sessionId: session.id, user: null })
+    },
+  })
+
+  const touchDue = (session: ActiveSession) =>
+    clock.now() - session.lastSeenAt.getTime() >= options.touchIntervalMs
+  const outlived = (session: ActiveSession) =>
+    clock.now() - session.createdAt.getTime() >= absoluteLifetimeMs ||
+    clock.now() - session.lastSeenAt.getTime() >= idleTimeoutMs
+
+  /** Ends a session past its lifetime: here at once, at Auth in the background. */
+  async function expire(session: ActiveSession): Promise<ResumeResult> {
+    logger.info('session ended by its lifetime', { sessionId: session.id })
+    await markRevoked([session.id])
+    auth.signOut(session.tokens.accessToken, 'local').catch((error: unknown) => {
+      if (!isSessionGone(error))
+        logger.warn('could not sign an ended session out at auth', { sessionId: session.id, error })
+    })
+    return { state: 'expired' }
   }
 
   /**
-   * Claims the session's refresh lease (one conditional UPDATE: only one request in any process
-   * gets it), refreshes at Auth and stores the new tokens. No transaction is held across the
-   * call to Auth: on PGlite that would lock out the Auth stand-in sharing the database.
-   */
-  async function refreshNow(session: ActiveSession): Promise<ResumeResult> {
-    const now = clock.now()
-    const claimed = await execute(
-      queries
-        .updateTable('bff_sessions')
-        .set({ refresh_lease_until: new Date(now + leaseMs) })
-        .where('id', '=', session.id)
-        .where('revoked_at', 'is', null)
-        .where('access_expires_at', '<', new Date(now + options.refreshMarginMs))
-        .where((eb) =>
-          eb.or([
-            eb('refresh_lease_until', 'is', null),
-            eb('refresh_lease_until', '<=', new Date(now)),
-          ]),
-        )
-        .returning('refresh_token'),
-      sql,
-    )
-    const refreshToken = claimed.rows[0]?.refresh_token
-    if (refreshToken === undefined || refreshToken === null) return afterOtherRefresh(session)
-
-    let fresh: AuthSession
-    try {
-      fresh = await auth.refresh(refreshToken)
-      await tokens.verify(fresh.accessToken)
-    } catch (error) {
-      if (isSessionGone(error)) {
-        // Revoked elsewhere (another device signed out everywhere, a password change, reuse).
-        logger.info('session ended by auth', { sessionId: session.id, reason: String(error) })
-        await markRevoked([session.id])
-        return { state: 'revoked' }
-      }
-      await execute(
-        queries
-          .updateTable('bff_sessions')
-          .set({ refresh_lease_until: null })
-          .where('id', '=', session.id),
-        sql,
-      )
-      if (stillValid(session)) {
-        // The old token still works for a while: serve this request, try again on the next.
-        logger.warn('token refresh failed; using the current token', {
-          sessionId: session.id,
-          error,
-        })
-        return { state: 'active', session }
-      }
-      throw toApiErrorFromAuth(error)
-    }
-
-    const { rows } = await execute(
-      queries
-        .updateTable('bff_sessions')
-        .set({
-          access_token: fresh.accessToken,
-          refresh_token: fresh.refreshToken,
-          access_expires_at: new Date(fresh.expiresAt * 1000),
-          auth_user: JSON.stringify(fresh.user),
-          refresh_lease_until: null,
-        })
-        .where('id', '=', session.id)
-        .where('revoked_at', 'is', null)
-        .returningAll(),
-      sql,
-    )
-    const saved = rows[0] === undefined ? null : toActive(rows[0])
-    if (saved === null) {
-      // Revoked while Auth was answering: end the tokens just issued too.
-      await auth.signOut(fresh.accessToken, 'local').catch((error: unknown) => {
-        logger.warn('could not sign out a session revoked during its refresh', { error })
-      })
-      return { state: 'revoked' }
-    }
-    forget((cached) => cached.id === session.id)
-    events.publish(session.userId, 'TOKEN_REFRESHED', { sessionId: session.id, user: null })
-    return { state: 'active', session: saved }
-  }
-
-  /** Another request (maybe in another process) holds the lease, or has just refreshed. */
-  async function afterOtherRefresh(session: ActiveSession): Promise<ResumeResult> {
-    const deadline = clock.now() + waitMs
-    for (;;) {
-      const row = await readSession(session.id)
-      const current = row === undefined ? null : toActive(row)
-      if (current === null) return { state: 'revoked' }
-      if (current.tokens.accessToken !== session.tokens.accessToken || !expiresSoon(current))
-        return { state: 'active', session: current }
-      // Not refreshed yet, but the token still works: no reason to make this request wait.
-      if (stillValid(current)) return { state: 'active', session: current }
-      const lease = row?.refresh_lease_until ?? null
-      if (lease === null || lease.getTime() <= clock.now()) return refreshNow(current)
-      if (clock.now() > deadline) throw new ApiError('upstream_unavailable')
-      await pause(50)
-    }
-  }
-
-  /**
-   * Reads the session a cookie's hash names, refreshes its tokens when due (see `refreshOnce`),
-   * marks it seen and keeps it for `cacheMs` — unless something changed here since `started`.
+   * Reads the session a cookie's hash names, refreshes its tokens when due, marks it seen and
+   * keeps it for `cacheMs` — unless something changed here since `started`.
    */
   async function lookUp(hash: string, started: number): Promise<ResumeResult> {
     cache.delete(hash)
-    const row = (
-      await execute(
-        queries.selectFrom('bff_sessions').selectAll().where('token_hash', '=', hash),
-        sql,
-      )
-    ).rows[0]
+    const row = await store.byTokenHash(hash)
     if (row === undefined) return { state: 'unknown' }
-    let session = toActive(row)
+    let session = store.toActive(row)
     if (session === null) return { state: 'revoked' }
-    if (expiresSoon(session)) {
-      const flight = refreshOnce(session)
+    if (outlived(session)) return expire(session)
+    if (refresh.expiresSoon(session)) {
+      const flight = refresh.refresh(session)
       if (session.tokens.expiresAt * 1000 - clock.now() > usableForMs) {
         // The current token still works: answer now, the refresh finishes on its own.
         const sessionId = session.id
@@ -355,47 +218,23 @@ export function createSessions(options: SessionsOptions): Sessions {
   }
 
   async function touch(session: ActiveSession): Promise<ActiveSession> {
-    const now = clock.now()
-    if (now - session.lastSeenAt.getTime() < options.touchIntervalMs) return session
-    await execute(
-      queries
-        .updateTable('bff_sessions')
-        .set({ last_seen_at: new Date(now) })
-        .where('id', '=', session.id),
-      sql,
-    )
-    return { ...session, lastSeenAt: new Date(now) }
+    if (!touchDue(session)) return session
+    const now = new Date(clock.now())
+    await store.touch(session.id, now)
+    return { ...session, lastSeenAt: now }
   }
 
   return {
     async start(authSession, context) {
       await tokens.verify(authSession.accessToken)
       const token = newSessionToken()
-      const now = new Date(clock.now())
-      const { rows } = await execute(
-        queries
-          .insertInto('bff_sessions')
-          .values({
-            id: crypto.randomUUID(),
-            user_id: authSession.user.id,
-            token_hash: await hashSessionToken(token),
-            access_token: authSession.accessToken,
-            refresh_token: authSession.refreshToken,
-            access_expires_at: new Date(authSession.expiresAt * 1000),
-            recovery_until: context.recovery
-              ? new Date(now.getTime() + options.recoveryWindowMs)
-              : null,
-            auth_user: JSON.stringify(authSession.user),
-            device: describeDevice(context.userAgent),
-            user_agent: context.userAgent?.slice(0, 512) ?? null,
-            ip: context.ip ?? null,
-            created_at: now,
-            last_seen_at: now,
-          })
-          .returningAll(),
-        sql,
-      )
-      const session = rows[0] === undefined ? null : toActive(rows[0])
+      const session = await store.insert({
+        auth: authSession,
+        tokenHash: await hashSessionToken(token),
+        recoveryUntil: context.recovery ? new Date(clock.now() + options.recoveryWindowMs) : null,
+        ...(context.userAgent === undefined ? {} : { userAgent: context.userAgent }),
+        ...(context.ip === undefined ? {} : { ip: context.ip }),
+      })
       if (session === null) throw new Error('The new session was not stored.')
       return { token, session }
     },
@@ -404,7 +243,12 @@ export function createSessions(options: SessionsOptions): Sessions {
       if (!isSessionToken(token)) return { state: 'unknown' }
       const hash = await hashOf(token)
       const cached = cache.get(hash)
-      if (cached !== undefined && !expiresSoon(cached) && !touchDue(cached))
+      if (
+        cached !== undefined &&
+        !refresh.expiresSoon(cached) &&
+        !touchDue(cached) &&
+        !outlived(cached)
+      )
         return { state: 'active', session: cached }
       let lookup = lookups.get(hash)
       if (lookup === undefined || lookup.generation !== generation) {
@@ -420,42 +264,17 @@ export function createSessions(options: SessionsOptions): Sessions {
     },
 
     async find(userId, sessionId) {
-      const row = (
-        await execute(
-          queries
-            .selectFrom('bff_sessions')
-            .selectAll()
-            .where('id', '=', sessionId)
-            .where('user_id', '=', userId),
-          sql,
-        )
-      ).rows[0]
-      return row === undefined ? null : toActive(row)
+      const row = await store.ofUser(userId, sessionId)
+      return row === undefined ? null : store.toActive(row)
     },
 
-    async list(userId) {
-      const { rows } = await execute(
-        queries
-          .selectFrom('bff_sessions')
-          .select(['id', 'device', 'created_at', 'last_seen_at'])
-          .where('user_id', '=', userId)
-          .where('revoked_at', 'is', null)
-          .orderBy('last_seen_at', 'desc'),
-        sql,
-      )
-      return rows.map((row) => ({
-        id: row.id,
-        device: row.device,
-        createdAt: row.created_at,
-        lastSeenAt: row.last_seen_at,
-      }))
-    },
+    list: (userId) => store.listActive(userId),
 
     async revoke(session) {
       let current: ActiveSession | null = session
       try {
-        if (!stillValid(session) || expiresSoon(session)) {
-          const refreshed = await refreshOnce(session)
+        if (!refresh.stillValid(session) || refresh.expiresSoon(session)) {
+          const refreshed = await refresh.refresh(session)
           current = refreshed.state === 'active' ? refreshed.session : null
         }
         if (current !== null) await auth.signOut(current.tokens.accessToken, 'local')
@@ -468,52 +287,21 @@ export function createSessions(options: SessionsOptions): Sessions {
     },
 
     async revokeEnded(userId, revokeOptions = {}) {
-      let query = queries
-        .selectFrom('bff_sessions')
-        .select('id')
-        .where('user_id', '=', userId)
-        .where('revoked_at', 'is', null)
-      if (revokeOptions.except !== undefined) query = query.where('id', '<>', revokeOptions.except)
-      const { rows } = await execute(query, sql)
-      return markRevoked(rows.map((row) => row.id))
+      return markRevoked(await store.activeIds(userId, revokeOptions.except))
     },
 
     async updateUser(user) {
-      await execute(
-        queries
-          .updateTable('bff_sessions')
-          .set({ auth_user: JSON.stringify(user) })
-          .where('user_id', '=', user.id)
-          .where('revoked_at', 'is', null),
-        sql,
-      )
+      await store.updateUser(user)
       forget((session) => session.userId === user.id)
     },
 
     async saveTokens(sessionId, saved) {
-      await execute(
-        queries
-          .updateTable('bff_sessions')
-          .set({
-            access_token: saved.accessToken,
-            refresh_token: saved.refreshToken,
-            access_expires_at: new Date(saved.expiresAt * 1000),
-          })
-          .where('id', '=', sessionId)
-          .where('revoked_at', 'is', null),
-        sql,
-      )
+      await store.saveTokens(sessionId, saved)
       forget((session) => session.id === sessionId)
     },
 
     async endRecovery(sessionId) {
-      await execute(
-        queries
-          .updateTable('bff_sessions')
-          .set({ recovery_until: null })
-          .where('id', '=', sessionId),
-        sql,
-      )
+      await store.endRecovery(sessionId)
       forget((session) => session.id === sessionId)
     },
   }

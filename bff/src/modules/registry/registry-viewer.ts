@@ -2,7 +2,7 @@ import type { RegistrySnapshot } from '@tessera/contracts'
 import type { Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import type { AppEnv } from '../../http/app-env.ts'
-import type { RequestAuth } from '../../http/middleware/session.ts'
+import type { RequestAuth } from '../../http/app-env.ts'
 import { remotesWithCanary } from './registry.ts'
 import type { SnapshotReader } from './registry.ts'
 
