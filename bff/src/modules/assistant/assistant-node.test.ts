@@ -6,7 +6,11 @@ import type { Sql } from '@tessera/db/sql'
 import { startTestSupabase, uniqueEmail } from '@tessera/emulators/supabase/test-support'
 import type { TestSupabase } from '@tessera/emulators/supabase/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createBffTestDatabase, databaseSetupTimeout, testPassword } from '../../testing/identity.ts'
+import {
+  createBffTestDatabase,
+  databaseSetupTimeout,
+  testPassword,
+} from '../../testing/identity.ts'
 import { startBff } from '../../bin/node.ts'
 import type { RunningBff } from '../../bin/node.ts'
 import { sseReader, waitFor } from '../../testing/app.ts'

@@ -18,7 +18,8 @@ import { SYSTEM_PROMPT } from './assistant.ts'
 import { reservationFor } from './estimate.ts'
 import { usagePeriodOf } from './period.ts'
 import { createQuota } from './quota.ts'
-import { abandonedAfterMs, createAssistantStore } from './store.ts'
+import { abandonedAfterMs } from './quota.ts'
+import { createAssistantStore } from './store.ts'
 import { csrfHeaders, waitFor } from '../../testing/app.ts'
 import {
   deltaText,

@@ -4,8 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { UserClaims } from '../../platform/db/with-user.ts'
 import { createBffTestDatabase, databaseSetupTimeout } from '../../testing/identity.ts'
 import { usagePeriodOf } from './period.ts'
-import { createQuota } from './quota.ts'
-import { abandonedAfterMs } from './store.ts'
+import { abandonedAfterMs, createQuota } from './quota.ts'
 import type { Quota } from './quota.ts'
 
 let sql: Sql
@@ -213,6 +212,28 @@ describe('the monthly token quota', () => {
     expect(next).toMatchObject({ ok: true, counters: { used: 0, reserved: 200 } })
     // The dead answer's late settlement changes nothing.
     expect(await quota.settle(held.id, 900)).toBeNull()
+  })
+
+  it('releases, uncharged, every user’s holds older than any answer can stream, and no newer one', async () => {
+    const ada = await newUser()
+    const bob = await newUser()
+    const dead = await quota.reserve({ userId: ada, period: november, limit: 1000, tokens: 300 })
+    const alsoDead = await quota.reserve({
+      userId: bob,
+      period: november,
+      limit: 1000,
+      tokens: 200,
+    })
+    const live = await quota.reserve({ userId: bob, period: november, limit: 1000, tokens: 100 })
+    if (!dead.ok || !alsoDead.ok || !live.ok) throw new Error('expected reservations')
+    await sql.query(
+      `update assistant_reservations set created_at = now() - make_interval(secs => $2::float8) where id = any($1::uuid[])`,
+      [[dead.id, alsoDead.id], abandonedAfterMs / 1000 + 1],
+    )
+    expect(await quota.releaseStale(null, abandonedAfterMs)).toBeGreaterThanOrEqual(500)
+    expect(await countersOf(ada, november)).toEqual({ used: 0, reserved: 0, held: 0 })
+    expect(await countersOf(bob, november)).toEqual({ used: 0, reserved: 100, held: 100 })
+    expect(await quota.settle(live.id, 40)).toEqual({ used: 40, reserved: 0 })
   })
 
   it('starts each month from zero and settles a reservation against the month it was taken in', async () => {

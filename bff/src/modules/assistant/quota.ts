@@ -1,4 +1,4 @@
-import type { Sql } from '@tessera/db/sql'
+import type { Sql, SqlQueryable } from '@tessera/db/sql'
 import { sql as raw } from 'kysely'
 import { execute, queries } from '../../platform/db/query.ts'
 import { reusableStatement } from '../../platform/db/reusable-statement.ts'
@@ -7,7 +7,20 @@ import { withUser } from '../../platform/db/with-user.ts'
 import type { UserClaims } from '../../platform/db/with-user.ts'
 import { MESSAGE_OVERHEAD_BOUND } from './estimate.ts'
 import type { UsagePeriod } from './period.ts'
-import { abandonedAfterMs, recentHistory } from './store.ts'
+import { recentHistory } from './history.ts'
+
+/**
+ * The longest an answer may stream: the BFF stops it there (upstream_timeout), so a hold older
+ * than this (and a minute's margin) can only belong to a BFF that died mid-answer.
+ */
+export const MAX_ANSWER_MS = 5 * 60 * 1000
+
+/**
+ * After this long, an answer still `streaming` (and its hold) can only belong to a BFF that died
+ * mid-answer. Every BFF's sweep (hold-sweep.ts) releases such holds uncharged, and the answer
+ * reads as interrupted.
+ */
+export const abandonedAfterMs = MAX_ANSWER_MS + 60 * 1000
 
 /** A user's counters for one month, as stored. */
 export interface UsageCounters {
@@ -43,12 +56,16 @@ export interface Quota {
   /**
    * Releases a reservation and counts `tokens` (the answer's real or estimated usage), at most
    * what keeps the month within its limit. Settling twice counts once; null when already settled.
+   * With `tx`, it runs there: in the transaction that stores the answer, so both or neither happen.
    */
-  settle(reservationId: string, tokens: number): Promise<UsageCounters | null>
+  settle(reservationId: string, tokens: number, tx?: SqlQueryable): Promise<UsageCounters | null>
   /** The user's counters for the month, read as the user (RLS). */
   read(claims: UserClaims, period: UsagePeriod): Promise<UsageCounters>
-  /** Releases the user's reservations older than `olderThanMs` (a BFF that died mid-answer). */
-  releaseStale(userId: string, olderThanMs: number): Promise<number>
+  /**
+   * Releases, uncharged, the reservations older than `olderThanMs` (a BFF that died mid-answer):
+   * one user's, or everyone's with null. The tokens released.
+   */
+  releaseStale(userId: string | null, olderThanMs: number): Promise<number>
 }
 
 const countersOf = (row: Pick<AssistantUsageRow, 'used_tokens' | 'reserved_tokens'>) => ({
@@ -196,7 +213,7 @@ export function createQuota(sql: Sql): Quota {
       return { ok: true, id, tokens: row.tokens, counters: countersOf(row) }
     },
 
-    async settle(reservationId, tokens) {
+    async settle(reservationId, tokens, tx = sql) {
       const charge = Math.max(0, Math.round(tokens))
       const { rows } = await execute(
         queries
@@ -218,7 +235,7 @@ export function createQuota(sql: Sql): Quota {
           .whereRef('assistant_usage.user_id', '=', 'released.user_id')
           .whereRef('assistant_usage.period_start', '=', 'released.period_start')
           .returning(['assistant_usage.used_tokens', 'assistant_usage.reserved_tokens']),
-        sql,
+        tx,
       )
       const row = rows[0]
       return row === undefined ? null : countersOf(row)
@@ -249,7 +266,7 @@ export function createQuota(sql: Sql): Quota {
           .with('stale', (db) =>
             db
               .deleteFrom('assistant_reservations')
-              .where('user_id', '=', userId)
+              .$if(userId !== null, (query) => query.where('user_id', '=', userId as string))
               .where(
                 'created_at',
                 '<',

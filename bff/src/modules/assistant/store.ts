@@ -1,6 +1,6 @@
 import { ApiError, assistantModels, errorCatalogue, errorCodes } from '@tessera/contracts'
 import type { AssistantModel, ChatMessage, Conversation, ErrorCode } from '@tessera/contracts'
-import type { Sql } from '@tessera/db/sql'
+import type { Sql, SqlTransaction } from '@tessera/db/sql'
 import { sql as raw } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import { execute, queries } from '../../platform/db/query.ts'
@@ -9,6 +9,8 @@ import type { AssistantConversationRow, AssistantMessageRow } from '../../platfo
 import { withUser } from '../../platform/db/with-user.ts'
 import type { UserClaims } from '../../platform/db/with-user.ts'
 import type { PromptMessage } from './estimate.ts'
+import { recentHistory } from './history.ts'
+import { abandonedAfterMs } from './quota.ts'
 
 /** What a conversation is called until its first message (or its user) names it. */
 export const UNTITLED = 'New conversation'
@@ -16,12 +18,6 @@ export const UNTITLED = 'New conversation'
 const DERIVED_TITLE_LENGTH = 60
 /** The most messages one conversation lists (the newest, oldest first). */
 const MESSAGE_LIST_LIMIT = 1000
-/**
- * After this long, an answer still `streaming` (and its hold) can only belong to a BFF that died
- * mid-answer: answers end long before (the idle timeout ends a silent one, the answer cap a long
- * one). The quota releases its hold when a send needs the room; the answer reads as interrupted.
- */
-export const abandonedAfterMs = 60 * 60 * 1000
 const abandonedAnswer = raw<boolean>`status = 'streaming'
   and created_at < now() - make_interval(secs => ${abandonedAfterMs / 1000})`
 
@@ -77,12 +73,17 @@ export interface AssistantStore {
     claims: UserClaims,
     input: { conversationId: string; title: string; user: ChatMessage; assistant: ChatMessage },
   ): Promise<void>
-  /** Stores how an answer ended; null when its conversation was deleted meanwhile. */
-  finishAnswer(
+  /**
+   * Stores how an answer ended (the message null when its conversation was deleted meanwhile) and,
+   * in the same transaction, runs `settle` as the BFF (not as the user): the answer is stored and
+   * its tokens counted together, or neither is.
+   */
+  finishAnswer<T>(
     claims: UserClaims,
     messageId: string,
     answer: FinishedAnswer,
-  ): Promise<ChatMessage | null>
+    settle: (tx: SqlTransaction) => Promise<T>,
+  ): Promise<{ message: ChatMessage | null; settled: T }>
 }
 
 const cursorAt = raw<string>`to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
@@ -174,52 +175,6 @@ const messageColumns = [
 ] as const
 
 const conversationColumns = ['id', 'title', 'created_at', 'updated_at'] as const
-
-/**
- * What the model may see again of a conversation, newest first: the user's messages and the
- * answers that brought text (an answer still streaming, or one that failed, has none to give),
- * at most `bounds.messages` of them and no more than fit in `bounds.chars` characters. The one
- * definition of a send's history: what the model is sent (`loadForSend`, as the user) and what
- * the send holds against the plan (the quota, which reads it as the BFF).
- */
-export function recentHistory(
-  conversationId: string,
-  userId: string,
-  bounds: { messages: number; chars: number },
-) {
-  const recent = queries
-    .selectFrom('assistant_messages as message')
-    .select(['message.role', 'message.content', 'message.seq'])
-    .where('message.conversation_id', '=', conversationId)
-    .where('message.user_id', '=', userId)
-    .where((eb) =>
-      eb.or([
-        eb('message.role', '=', 'user'),
-        eb.and([
-          eb('message.status', 'in', ['complete', 'partial']),
-          eb('message.content', '<>', ''),
-        ]),
-      ]),
-    )
-    .orderBy('message.seq', 'desc')
-    .limit(bounds.messages)
-  return queries
-    .selectFrom(
-      queries
-        .selectFrom(recent.as('recent'))
-        .select([
-          'recent.role',
-          'recent.content',
-          'recent.seq',
-          // The characters of this message and every newer one: the oldest that fit are kept.
-          raw<number>`sum(char_length(recent.content)) over (order by recent.seq desc)`.as('chars'),
-        ])
-        .as('counted'),
-    )
-    .select(['counted.role', 'counted.content'])
-    .where('counted.chars', '<=', bounds.chars)
-    .orderBy('counted.seq', 'desc')
-}
 
 /** The conversation and its history for a send (compiled once: it runs before every answer). */
 const loadForSendStatement = reusableStatement(
@@ -429,7 +384,7 @@ export function createAssistantStore(sql: Sql): AssistantStore {
         if (rowCount === 0) throw new ApiError('not_found')
       }),
 
-    finishAnswer: (claims, messageId, answer) =>
+    finishAnswer: (claims, messageId, answer, settle) =>
       withUser(sql, claims, async (tx) => {
         const { rows } = await execute(
           queries
@@ -448,7 +403,9 @@ export function createAssistantStore(sql: Sql): AssistantStore {
           tx,
         )
         const row = rows[0]
-        return row === undefined ? null : chatMessageOf(row)
+        // Back to the BFF's own role for the rest of this transaction: users cannot write usage.
+        await tx.exec('set local role none')
+        return { message: row === undefined ? null : chatMessageOf(row), settled: await settle(tx) }
       }),
   }
 }

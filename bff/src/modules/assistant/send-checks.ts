@@ -1,0 +1,200 @@
+/**
+ * The checks a send passes before the model is asked (docs/decisions/008): the rate limit,
+ * the conversation, moderation and the hold of its tokens; then its question is stored. A send
+ * refused at any step holds nothing and stores nothing.
+ */
+import { ApiError } from '@tessera/contracts'
+import { nextTurn } from '../../platform/next-turn.ts'
+import { createRateLimiter } from '../../platform/rate-limiter.ts'
+import { reservationFor } from './estimate.ts'
+import type { PromptMessage } from './estimate.ts'
+import { modelFailureOf } from './model.ts'
+import { usagePeriodOf } from './period.ts'
+import type { UsagePeriod } from './period.ts'
+import type { Quota, UsageCounters } from './quota.ts'
+import { openingOf, SYSTEM_PROMPT } from './send.ts'
+import type { AssistantDeps, PreparedSend, Sender } from './send.ts'
+import type { AssistantStore } from './store.ts'
+import { titleFrom } from './store.ts'
+import { usageOf } from './usage-events.ts'
+
+export interface SendInput {
+  conversationId: string
+  content: string
+  requestId: string
+}
+
+export function createSendChecks(
+  deps: AssistantDeps & {
+    store: AssistantStore
+    quota: Quota
+    announce(sender: Sender, counters: UsageCounters, limit: number, period: UsagePeriod): void
+  },
+) {
+  const { model, clock, logger, settings, store, quota } = deps
+  const limiter = createRateLimiter({ limit: settings.ratePerMinute, windowMs: 60_000, clock })
+
+  /** Gives back a hold nothing was sent for. */
+  async function releaseHold(reservationId: string, requestId: string): Promise<void> {
+    try {
+      await quota.settle(reservationId, 0)
+    } catch (error) {
+      // The sweep of abandoned holds gives it back later; the refusal itself still stands.
+      logger.error('could not release a hold', { error, requestId })
+    }
+  }
+
+  /**
+   * Finds the conversation and holds the send's tokens: everything a send needs but moderation.
+   * The history is read (as the user) while the hold is taken (the quota reads the same history
+   * for its bound), not one after the other: both are on the way to the first token.
+   */
+  async function hold(sender: Sender, input: SendInput): Promise<PreparedSend> {
+    const period = usagePeriodOf(clock.now())
+    const bounds = { messages: settings.historyMessages, chars: settings.historyChars }
+    const system: PromptMessage = { role: 'system', content: SYSTEM_PROMPT }
+    const question: PromptMessage = { role: 'user', content: input.content }
+    const entitled = deps.entitlementsForUser(sender.claims)
+    const loading = store.loadForSend(sender.claims, input.conversationId, bounds)
+    const reserving = entitled.then((entitlements) =>
+      quota.reserve({
+        userId: sender.userId,
+        period,
+        limit: entitlements.monthlyTokens,
+        tokens: reservationFor([system, question], settings.maxAnswerTokens),
+        history: { conversationId: input.conversationId, bounds },
+      }),
+    )
+    const [entitlements, loaded, reserved] = await Promise.allSettled([
+      entitled,
+      loading,
+      reserving,
+    ])
+    // Whatever else failed, a hold that was taken is given back.
+    const taken = reserved.status === 'fulfilled' && reserved.value.ok ? reserved.value : null
+    const refuse = async (error: unknown): Promise<never> => {
+      if (taken !== null) await releaseHold(taken.id, input.requestId)
+      throw error
+    }
+    if (entitlements.status === 'rejected') return refuse(entitlements.reason)
+    if (loaded.status === 'rejected') return refuse(loaded.reason)
+    if (loaded.value === null) return refuse(new ApiError('not_found'))
+    if (reserved.status === 'rejected') throw reserved.reason
+    const messages: PromptMessage[] = [system, ...loaded.value.history, question]
+    const limit = entitlements.value.monthlyTokens
+    const tokens = reservationFor(messages, settings.maxAnswerTokens)
+    let reservation = reserved.value
+    if (reservation.ok && reservation.tokens < tokens) {
+      // The history grew between the two reads (a send from another tab): hold what is sent.
+      await releaseHold(reservation.id, input.requestId)
+      reservation = await quota.reserve({ userId: sender.userId, period, limit, tokens })
+    }
+    if (!reservation.ok) {
+      throw new ApiError('quota_exceeded', {
+        details: { ...usageOf(reservation.counters, limit, period), requested: tokens },
+      })
+    }
+    const modelName = entitlements.value.defaultModel
+    return {
+      sender,
+      requestId: input.requestId,
+      conversationId: input.conversationId,
+      content: input.content,
+      model: modelName,
+      messages,
+      reservation: {
+        id: reservation.id,
+        tokens: reservation.tokens,
+        counters: reservation.counters,
+      },
+      period,
+      limit,
+      opening: openingOf(
+        {
+          content: input.content,
+          model: modelName,
+          conversation: loaded.value.conversation,
+          title: titleFrom(input.content),
+        },
+        new Date(clock.now()),
+      ),
+    }
+  }
+
+  function moderationFailure(error: unknown, requestId: string): ApiError {
+    const failure = modelFailureOf(error)
+    logger[failure.misconfigured ? 'error' : 'warn']('moderation failed', { error, requestId })
+    return new ApiError(failure.code, {
+      ...(failure.retryAfterSeconds === undefined
+        ? {}
+        : { details: { retryAfterSeconds: failure.retryAfterSeconds } }),
+    })
+  }
+
+  /**
+   * Stores the send's question and the answer's placeholder before the model is asked, so an
+   * answer always has a place to be kept; a send that cannot be stored gives its hold back.
+   */
+  async function storeQuestion(prepared: PreparedSend): Promise<void> {
+    try {
+      await store.beginSend(prepared.sender.claims, {
+        conversationId: prepared.conversationId,
+        title: prepared.opening.conversation.title,
+        user: prepared.opening.user,
+        assistant: prepared.opening.assistant,
+      })
+    } catch (error) {
+      await releaseHold(prepared.reservation.id, prepared.requestId)
+      throw error
+    }
+  }
+
+  return {
+    releaseHold,
+
+    /**
+     * Checks a send, holds its tokens and stores its question, or refuses it: `rate_limited`,
+     * `not_found`, `content_flagged` (or the moderation server's failure), `quota_exceeded`, in
+     * that order. Moderation is a network round trip, so the database work runs meanwhile; the
+     * question is stored only once both passed, and a hold taken for a flagged message is
+     * released unused.
+     */
+    async prepareSend(sender: Sender, input: SendInput): Promise<PreparedSend> {
+      const decision = limiter.hit(sender.userId)
+      if (!decision.allowed) {
+        throw new ApiError('rate_limited', {
+          details: { retryAfterSeconds: decision.retryAfterSeconds },
+        })
+      }
+      // Moderation is the longest of the two (a round trip to another service): it starts first,
+      // and its request is on the wire before the hold's statements are built. (The SDK takes a
+      // few turns of promises to send it; this thread would spend them on the database first.)
+      const moderating = settings.moderation
+        ? model.moderate(input.content)
+        : Promise.resolve(false)
+      if (settings.moderation) await nextTurn()
+      const [flagged, held] = await Promise.allSettled([moderating, hold(sender, input)])
+      const quotaRefusal =
+        held.status === 'rejected' &&
+        held.reason instanceof ApiError &&
+        held.reason.code === 'quota_exceeded'
+      if (held.status === 'rejected' && !quotaRefusal) throw held.reason
+      const refusal =
+        flagged.status === 'rejected'
+          ? moderationFailure(flagged.reason, input.requestId)
+          : flagged.value
+            ? new ApiError('content_flagged')
+            : null
+      if (refusal !== null) {
+        if (held.status === 'fulfilled')
+          await releaseHold(held.value.reservation.id, held.value.requestId)
+        throw refusal
+      }
+      if (held.status === 'rejected') throw held.reason
+      const prepared = held.value
+      await storeQuestion(prepared)
+      deps.announce(sender, prepared.reservation.counters, prepared.limit, prepared.period)
+      return prepared
+    },
+  }
+}
