@@ -1,0 +1,139 @@
+/**
+ * Registering an uploaded build: checked against the host, fetched and verified byte for byte
+ * where hosts will load it, then recorded once (versions are immutable; a re-upload of the same
+ * content elsewhere is a relocation).
+ */
+import {
+  ApiError,
+  compatibilityProblems,
+  descriptorDigest,
+  type RegisterVersionBody,
+  type RegisterVersionResponse,
+} from '@tessera/contracts'
+import type { Sql } from '@tessera/db/sql'
+import { execute, queries } from '../../platform/db/query.ts'
+import type { Logger } from '../../platform/logger.ts'
+import type { ChannelStore, HostCompatibility } from './channel-store.ts'
+import { ensureRemote } from './tokens.ts'
+import type { Deployer } from './tokens.ts'
+import type { BuildVerifier } from './verify-build.ts'
+
+function shortSha(sha: string): string {
+  return sha.slice(0, 12)
+}
+
+export function createVersionRegistration(deps: {
+  sql: Sql
+  logger: Logger
+  verifier: BuildVerifier
+  host: HostCompatibility
+  store: ChannelStore
+  onChange: () => void
+}) {
+  const { sql, logger, store } = deps
+  const { now, findVersion, logEvent } = store
+
+  async function registerVersion(
+    deployer: Deployer,
+    body: RegisterVersionBody,
+  ): Promise<{ status: 200 | 201; result: RegisterVersionResponse }> {
+    const { descriptor } = body
+    const remote = descriptor.name
+    const baseUrl = body.baseUrl.replace(/\/+$/, '')
+    const version = descriptor.version
+    const problems = compatibilityProblems(descriptor, deps.host)
+    if (problems.length > 0) {
+      throw new ApiError('validation_failed', {
+        message: problems.map((problem) => problem.message).join(' '),
+        details: { issues: problems },
+      })
+    }
+    deps.verifier.checkLocation(descriptor, baseUrl)
+    const digest = await descriptorDigest(descriptor)
+    const entryUrl = `${baseUrl}/${descriptor.entry}`
+    const result = (outcome: RegisterVersionResponse['outcome']): RegisterVersionResponse => ({
+      remote,
+      version,
+      outcome,
+      baseUrl,
+      entryUrl,
+      contentSha256: digest,
+    })
+    const refuseReuse = (existing: string): never => {
+      throw new ApiError('conflict', {
+        message: `${remote} ${version} is already registered with other content (sha256 ${shortSha(existing)}…, this build ${shortSha(digest)}…). Versions are immutable: publish this build as a new version.`,
+        details: { reason: 'version_exists', registered: existing, submitted: digest },
+      })
+    }
+
+    const existing = await findVersion(sql, remote, version)
+    if (existing !== undefined) {
+      if (existing.content_sha256 !== digest) refuseReuse(existing.content_sha256)
+      if (existing.base_url === baseUrl) return { status: 200, result: result('unchanged') }
+    }
+    // The check must be real: every byte is fetched from where hosts will load it.
+    await deps.verifier.verify(descriptor, baseUrl)
+
+    const outcome = await sql.transaction(async (tx) => {
+      await ensureRemote(tx, remote)
+      const { rows } = await execute(
+        queries
+          .selectFrom('remote_versions')
+          .select(['content_sha256', 'base_url'])
+          .where('remote_name', '=', remote)
+          .where('version', '=', version)
+          .forUpdate(),
+        tx,
+      )
+      const current = rows[0]
+      if (current === undefined) {
+        await execute(
+          queries.insertInto('remote_versions').values({
+            remote_name: remote,
+            version,
+            descriptor: JSON.stringify(descriptor),
+            content_sha256: digest,
+            base_url: baseUrl,
+            registered_at: now(),
+            registered_by: deployer.tokenId,
+          }),
+          tx,
+        )
+        await logEvent(tx, {
+          remote,
+          kind: 'published',
+          version,
+          actor: deployer.label,
+          tokenId: deployer.tokenId,
+          details: { contentSha256: digest, baseUrl },
+        })
+        return 'registered' as const
+      }
+      // Registered by a racing request: the same rules apply against what it wrote.
+      if (current.content_sha256 !== digest) refuseReuse(current.content_sha256)
+      if (current.base_url === baseUrl) return 'unchanged' as const
+      await execute(
+        queries
+          .updateTable('remote_versions')
+          .set({ base_url: baseUrl })
+          .where('remote_name', '=', remote)
+          .where('version', '=', version),
+        tx,
+      )
+      await logEvent(tx, {
+        remote,
+        kind: 'relocated',
+        version,
+        actor: deployer.label,
+        tokenId: deployer.tokenId,
+        details: { from: current.base_url, to: baseUrl },
+      })
+      return 'relocated' as const
+    })
+    if (outcome !== 'unchanged') deps.onChange()
+    logger.info('remote version registered', { remote, version, outcome, by: deployer.label })
+    return { status: outcome === 'registered' ? 201 : 200, result: result(outcome) }
+  }
+
+  return registerVersion
+}
