@@ -2,12 +2,13 @@
 // SDK speaks: Bearer test keys, form-encoded params (also on GET), `expand[]`, list pagination,
 // idempotency keys, and Stripe's error shape.
 import { Hono, type Context } from 'hono'
+import type { ApiEnv } from './api-env.ts'
 import type { StripeEngine, Origin } from './engine.ts'
 import { authenticationError, invalidRequest } from './errors.ts'
 import { expand } from './expand.ts'
-import { parseForm, type FormObject } from './form.ts'
+import { parseForm } from './form.ts'
 import { idempotency } from './idempotency.ts'
-import type { ApiList } from './objects.ts'
+import { paginate } from './paginate.ts'
 import { parseParams, retrieveParams } from './params.ts'
 import {
   checkoutCreateSchema,
@@ -28,16 +29,6 @@ import {
 } from './schemas.ts'
 import type { StripeState } from './state.ts'
 import { z } from 'zod'
-
-export type ApiEnv = {
-  Variables: {
-    requestId: string
-    apiKey: string
-    params: FormObject
-    rawParams: string
-    notReplayable: boolean
-  }
-}
 
 export interface ApiOptions {
   engine: StripeEngine
@@ -81,48 +72,6 @@ function readApiKey(header: string | undefined): string | null {
     return decoded.split(':')[0] ?? null
   }
   return null
-}
-
-function paginate<T extends { id: string }>(
-  items: T[],
-  query: {
-    limit?: number | undefined
-    starting_after?: string | undefined
-    ending_before?: string | undefined
-  },
-  url: string,
-): ApiList<T> {
-  const limit = query.limit ?? 10
-  if (query.starting_after !== undefined) {
-    const index = items.findIndex((item) => item.id === query.starting_after)
-    if (index === -1) {
-      throw invalidRequest(
-        `No such object: '${query.starting_after}'`,
-        'starting_after',
-        'resource_missing',
-      )
-    }
-    const rest = items.slice(index + 1)
-    return { object: 'list', data: rest.slice(0, limit), has_more: rest.length > limit, url }
-  }
-  if (query.ending_before !== undefined) {
-    const index = items.findIndex((item) => item.id === query.ending_before)
-    if (index === -1) {
-      throw invalidRequest(
-        `No such object: '${query.ending_before}'`,
-        'ending_before',
-        'resource_missing',
-      )
-    }
-    const before = items.slice(0, index)
-    return {
-      object: 'list',
-      data: before.slice(Math.max(0, before.length - limit)),
-      has_more: before.length > limit,
-      url,
-    }
-  }
-  return { object: 'list', data: items.slice(0, limit), has_more: items.length > limit, url }
 }
 
 const emptyParams = z.strictObject({})

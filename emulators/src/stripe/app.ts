@@ -2,24 +2,24 @@
 // `node.ts` serves it on a port; the BFF's tests can also mount it in-process.
 import { Hono } from 'hono'
 import { createApi, SUPPORTED_ENDPOINTS } from './api.ts'
-import type { CardInput } from './cards.ts'
 import { createControlApi } from './control.ts'
-import { StripeEngine, type CheckoutResult, type ClockStep } from './engine.ts'
+import type { Fault, StripeEmulatorControl } from './emulator-control.ts'
+import { StripeEngine } from './engine.ts'
 import { StripeApiError, invalidRequest, notFoundUrl } from './errors.ts'
 import { FormError } from './form.ts'
 import { newRequestId } from './ids.ts'
-import type { StripeEvent } from './objects.ts'
 import { createPages } from './pages.ts'
 import { defaultSeed, type SeedPrice } from './seed.ts'
-import { parseSavedState, type StripeState } from './state.ts'
+import { parseSavedState } from './state.ts'
 import {
   WebhookDeliverer,
-  type Delivery,
   type DeliveryResult,
   type LogFn,
   type WebhookEndpoint,
   type WebhookFetch,
 } from './webhooks.ts'
+
+export type { EventWithDelivery, Fault, StripeEmulatorControl } from './emulator-control.ts'
 
 /** The API version `stripe` 23.1 pins; events carry it as `api_version`. */
 export const STRIPE_API_VERSION = '2026-10-28.endive'
@@ -53,49 +53,6 @@ export interface StripeEmulatorOptions {
   /** Called after anything changed, so a host can persist `control.snapshot()`. */
   onChange?: () => void
   log?: LogFn
-}
-
-/** A failure the next matching API requests suffer, for testing timeouts and retries. */
-export interface Fault {
-  /** How many requests it applies to. */
-  count: number
-  /** Only requests with this method (any when absent). */
-  method?: string
-  /** Only requests whose path starts with this (`/v1/customers`; any when absent). */
-  path?: string
-  /** Wait this long before answering (the request then proceeds, as a slow Stripe would). */
-  delayMs?: number
-  /** Answer with this status instead of handling the request: 500, 503 or 429. */
-  status?: 429 | 500 | 503
-}
-
-export interface EventWithDelivery {
-  event: StripeEvent
-  delivery: Delivery | null
-}
-
-export interface StripeEmulatorControl {
-  /** Emulated unix time. */
-  now(): number
-  advanceClock(seconds: number): ClockStep[]
-  pauseWebhooks(): void
-  resumeWebhooks(): void
-  /** Delivers these events now, one after the other, whatever the pause state. */
-  deliver(eventIds: readonly string[]): Promise<DeliveryResult[]>
-  resend(eventId: string): Promise<DeliveryResult>
-  setWebhookEndpoint(endpoint: WebhookEndpoint | null): void
-  /** Every event, oldest first, with its delivery attempts. */
-  events(): EventWithDelivery[]
-  /** Whether no delivery is queued, running or scheduled for retry. */
-  webhooksIdle(): boolean
-  payCheckoutSession(id: string, card: CardInput & { email?: string }): CheckoutResult
-  reset(): void
-  /** The whole state as JSON (for `/_emulator/state` and for saving). */
-  state(): Record<string, unknown>
-  snapshot(): StripeState
-  injectFault(fault: Fault): void
-  clearFaults(): void
-  close(): void
 }
 
 export type StripeEmulatorEnv = { Variables: { requestId: string; notReplayable: boolean } }

@@ -2,7 +2,7 @@
 // webhooks and deliver them in a chosen order, resend one, pay a checkout without a browser, reset.
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { StripeEmulatorControl } from './app.ts'
+import type { StripeEmulatorControl } from './emulator-control.ts'
 import { invalidRequest, resourceMissing } from './errors.ts'
 
 const advanceSchema = z.strictObject({ seconds: z.number().int().min(0) })

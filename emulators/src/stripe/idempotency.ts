@@ -3,7 +3,7 @@
 // is an `idempotency_error`; while the first request still runs, a 409. Keys live 24 hours of
 // emulated time. Validation failures are not saved, so a corrected retry can reuse the key.
 import type { Context, MiddlewareHandler } from 'hono'
-import type { ApiEnv } from './api.ts'
+import type { ApiEnv } from './api-env.ts'
 import { StripeApiError, idempotencyError, invalidRequest } from './errors.ts'
 import type { StripeState } from './state.ts'
 

@@ -1,7 +1,7 @@
 import { Window, type Document } from 'happy-dom'
 import type Stripe from 'stripe'
 import { afterEach, describe, expect, it } from 'vitest'
-import { formatDate } from './pages.ts'
+import { formatDate } from './pages/html.ts'
 import {
   PRO,
   TEAM,

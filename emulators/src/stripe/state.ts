@@ -1,17 +1,16 @@
 // The stand-in's whole state: plain JSON, so it can be saved to a file and read back.
 import { z } from 'zod'
 import type { CardBehaviour } from './cards.ts'
+import type { Invoice } from './invoice-objects.ts'
 import type {
-  CheckoutSession,
   Customer,
-  Invoice,
   PaymentMethod,
-  PortalSession,
   Price,
   Product,
   StripeEvent,
   Subscription,
 } from './objects.ts'
+import type { CheckoutSession, PortalSession } from './session-objects.ts'
 import type { Delivery } from './webhooks.ts'
 
 export interface CheckoutExtras {

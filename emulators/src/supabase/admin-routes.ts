@@ -1,7 +1,7 @@
 import type { Context, Hono } from 'hono'
 import { z } from 'zod'
 import { isServiceRequest } from './api-keys.ts'
-import type { AuthDeps } from './auth-app.ts'
+import type { AuthDeps } from './auth-context.ts'
 import { GoTrueError, badRequest, forbidden, unprocessable } from './errors.ts'
 import { checkPasswordStrength, hashPassword } from './passwords.ts'
 import { metadataSchema, readBody, validateEmail } from './request.ts'

@@ -3,17 +3,13 @@
  * the `auth` schema of the project database, as with hosted Supabase.
  */
 import { Hono } from 'hono'
-import type { Context } from 'hono'
 import { z } from 'zod'
-import type { Sql } from '@tessera/db/sql'
 import { registerAdminRoutes } from './admin-routes.ts'
-import type { AuthConfig } from './config.ts'
-import { GoTrueError, badRequest, forbidden, unprocessable } from './errors.ts'
-import type { Mailer } from './mailer.ts'
+import { redirectFor, userAgent, type AuthDeps } from './auth-context.ts'
+import { registerEmailRoutes } from './email-routes.ts'
+import { GoTrueError, badRequest, unprocessable } from './errors.ts'
 import { checkPasswordStrength, hashPassword, passwordMatches } from './passwords.ts'
-import { resolveRedirect } from './redirects.ts'
 import {
-  containsNul,
   metadataSchema,
   pkceFields,
   readBody,
@@ -23,8 +19,6 @@ import {
 } from './request.ts'
 import type { LogoutScope, SessionResponse } from './sessions.ts'
 import { issueSession, logout, refreshSession } from './sessions.ts'
-import type { SigningKey } from './signing-keys.ts'
-import { tokenHashFor } from './one-time-tokens.ts'
 import type { GoTrueUser } from './users.ts'
 import {
   findUserByEmail,
@@ -35,14 +29,6 @@ import {
   loadUserJson,
   mergeMetadata,
 } from './users.ts'
-import { isVerifyType, redeemEmailToken } from './verify.ts'
-
-export interface AuthDeps {
-  sql: Sql
-  config: AuthConfig
-  key: SigningKey
-  mailer: Mailer
-}
 
 const signupSchema = z.looseObject({
   email: z.string().optional(),
@@ -69,30 +55,6 @@ const updateUserSchema = z.looseObject({
   ...pkceFields,
 })
 
-const emailOnlySchema = z.looseObject({ email: z.string().optional(), ...pkceFields })
-
-const otpSchema = z.looseObject({
-  email: z.string().optional(),
-  phone: z.string().nullish(),
-  data: metadataSchema.nullish(),
-  create_user: z.boolean().nullish(),
-  ...pkceFields,
-})
-
-const resendSchema = z.looseObject({
-  type: z.string().optional(),
-  email: z.string().optional(),
-  phone: z.string().nullish(),
-})
-
-const verifySchema = z.looseObject({
-  type: z.string().optional(),
-  token_hash: z.string().nullish(),
-  token: z.string().nullish(),
-  email: z.string().nullish(),
-  phone: z.string().nullish(),
-})
-
 const invalidCredentials = () => badRequest('invalid_credentials', 'Invalid login credentials')
 
 /** What GoTrue answers a sign-up for an already confirmed address, so accounts cannot be probed. */
@@ -117,9 +79,6 @@ function obfuscatedUser(email: string, data: Record<string, unknown>, now: Date)
 export function createAuthApp(deps: AuthDeps): Hono {
   const { sql, config, mailer } = deps
   const app = new Hono()
-  const userAgent = (c: Context) => c.req.header('user-agent')
-  const redirectFor = (c: Context) =>
-    resolveRedirect(c.req.query('redirect_to'), config.siteUrl, config.additionalRedirectUrls)
   // Compared against when the address is unknown, so a sign-in takes as long either way.
   let dummyHash: Promise<string> | undefined
 
@@ -160,7 +119,7 @@ export function createAuthApp(deps: AuthDeps): Hono {
     if (password === '') throw badRequest('validation_failed', 'Signup requires a valid password')
     checkPasswordStrength(password, config)
     const data = body.data ?? {}
-    const redirectTo = redirectFor(c)
+    const redirectTo = redirectFor(c, config)
     const passwordHash = await hashPassword(sql, password, config.bcryptCost)
 
     const answer = await sql
@@ -269,7 +228,7 @@ export function createAuthApp(deps: AuthDeps): Hono {
       body.email !== undefined && body.email !== null && body.email !== ''
         ? validateEmail(body.email)
         : undefined
-    const redirectTo = redirectFor(c)
+    const redirectTo = redirectFor(c, config)
 
     const user = await sql.transaction(async (tx) => {
       const now = config.clock.now()
@@ -334,156 +293,7 @@ export function createAuthApp(deps: AuthDeps): Hono {
     return c.body(null, 204)
   })
 
-  app.post('/recover', async (c) => {
-    const body = await readBody(c, emailOnlySchema)
-    rejectPkce(body)
-    const email = validateEmail(body.email)
-    const redirectTo = redirectFor(c)
-    await sql.transaction(async (tx) => {
-      const user = await findUserByEmail(tx, email, { forUpdate: true })
-      // Unknown addresses get the same answer: nobody learns who has an account.
-      if (user !== null)
-        await mailer.send(tx, { type: 'recovery', userId: user.id, to: email, redirectTo })
-    })
-    return c.json({})
-  })
-
-  app.post('/otp', async (c) => {
-    const body = await readBody(c, otpSchema)
-    rejectPkce(body)
-    if (body.phone !== undefined && body.phone !== null && body.phone !== '') {
-      throw unprocessable('phone_provider_disabled', 'Phone logins are disabled')
-    }
-    const email = validateEmail(body.email)
-    const createUser = body.create_user ?? true
-    const redirectTo = redirectFor(c)
-    await sql.transaction(async (tx) => {
-      const now = config.clock.now()
-      const user = await findUserByEmail(tx, email, { forUpdate: true })
-      if (user === null) {
-        if (!createUser) throw unprocessable('otp_disabled', 'Signups not allowed for otp')
-        if (config.disableSignup)
-          throw unprocessable('signup_disabled', 'Signups not allowed for this instance')
-        // A new address signs up without a password; the confirmation email is its magic link.
-        const userId = await insertUser(tx, {
-          email,
-          passwordHash: '',
-          userMetadata: body.data ?? {},
-          confirmedAt: null,
-          now,
-        })
-        await mailer.send(tx, { type: 'signup', userId, to: email, redirectTo })
-      } else if (user.email_confirmed_at === null) {
-        await mailer.send(tx, { type: 'signup', userId: user.id, to: email, redirectTo })
-      } else {
-        await mailer.send(tx, { type: 'magiclink', userId: user.id, to: email, redirectTo })
-      }
-    })
-    return c.json({})
-  })
-
-  app.post('/resend', async (c) => {
-    const body = await readBody(c, resendSchema)
-    if (body.type !== 'signup' && body.type !== 'email_change') {
-      throw badRequest(
-        'validation_failed',
-        `Resending type "${body.type ?? ''}" is not supported (signup and email_change are).`,
-      )
-    }
-    const email = validateEmail(body.email)
-    const redirectTo = redirectFor(c)
-    await sql.transaction(async (tx) => {
-      const user = await findUserByEmail(tx, email, { forUpdate: true })
-      if (user === null) return
-      if (body.type === 'signup' && user.email_confirmed_at === null) {
-        await mailer.send(tx, { type: 'signup', userId: user.id, to: email, redirectTo })
-      } else if (
-        body.type === 'email_change' &&
-        user.email_change !== null &&
-        user.email_change !== ''
-      ) {
-        await mailer.send(tx, {
-          type: 'email_change',
-          userId: user.id,
-          to: user.email_change,
-          redirectTo,
-        })
-      }
-    })
-    return c.json({})
-  })
-
-  app.post('/verify', async (c) => {
-    const body = await readBody(c, verifySchema)
-    const type = body.type ?? ''
-    if ((body.phone ?? '') !== '' || type === 'sms' || type === 'phone_change') {
-      throw badRequest(
-        'validation_failed',
-        'Phone verification is not supported by the Tessera Supabase stand-in.',
-      )
-    }
-    if (type === 'invite')
-      throw badRequest(
-        'validation_failed',
-        'Invites are not supported by the Tessera Supabase stand-in.',
-      )
-    if (!isVerifyType(type)) throw badRequest('validation_failed', 'Unsupported verification type')
-    let tokenHash = body.token_hash ?? ''
-    if (tokenHash === '') {
-      const token = (body.token ?? '').replaceAll('-', '').trim()
-      if (token === '')
-        throw badRequest('validation_failed', 'Verify requires either a token or a token hash')
-      if ((body.email ?? '') === '') {
-        throw badRequest(
-          'validation_failed',
-          'Only an email address or phone number should be provided on verify',
-        )
-      }
-      tokenHash = await tokenHashFor(validateEmail(body.email ?? ''), token)
-    }
-    const session = await sql.transaction((tx) =>
-      redeemEmailToken(tx, deps, { type, tokenHash, userAgent: userAgent(c) }),
-    )
-    return c.json(session)
-  })
-
-  // The link GoTrue puts in its own emails: verifies, then 303 to the app with the tokens (or the
-  // error) in the fragment, where only the browser sees them.
-  app.get('/verify', async (c) => {
-    const redirectTo = redirectFor(c)
-    const type = c.req.query('type') ?? ''
-    const tokenHash = (c.req.query('token') ?? '').trim()
-    const fragment = new URLSearchParams()
-    try {
-      if (!isVerifyType(type))
-        throw badRequest('validation_failed', 'Unsupported verification type')
-      if (tokenHash === '') throw badRequest('validation_failed', 'Verify requires a token')
-      if (containsNul(tokenHash)) throw forbidden('otp_expired', 'Token has expired or is invalid')
-      const session = await sql.transaction((tx) =>
-        redeemEmailToken(tx, deps, { type, tokenHash, userAgent: userAgent(c) }),
-      )
-      fragment.set('access_token', session.access_token)
-      fragment.set('expires_at', String(session.expires_at))
-      fragment.set('expires_in', String(session.expires_in))
-      fragment.set('refresh_token', session.refresh_token)
-      fragment.set('token_type', session.token_type)
-      fragment.set('type', type)
-      return c.redirect(`${redirectTo}#${fragment.toString()}`, 303)
-    } catch (error) {
-      if (!(error instanceof GoTrueError)) throw error
-      fragment.set('error', error.status === 403 ? 'access_denied' : 'invalid_request')
-      fragment.set('error_code', error.code)
-      fragment.set(
-        'error_description',
-        error.code === 'otp_expired' ? 'Email link is invalid or has expired' : error.message,
-      )
-      const target = new URL(redirectTo)
-      target.search = ''
-      target.hash = fragment.toString()
-      return c.redirect(target.toString(), 303)
-    }
-  })
-
+  registerEmailRoutes(app, deps)
   registerAdminRoutes(app, deps)
   return app
 }

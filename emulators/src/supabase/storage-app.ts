@@ -16,7 +16,6 @@ import { verifyJwt } from './signing-keys.ts'
 import {
   StorageError,
   bucketAlreadyExists,
-  entityTooLarge,
   invalidJwt,
   invalidRequest,
   keyAlreadyExists,
@@ -33,7 +32,15 @@ import {
   decodeObjectKey,
   objectKeyProblem,
 } from './storage-paths.ts'
-import type { Bucket, ObjectInfo, StoredObject } from './storage-store.ts'
+import { parseWith, readIncomingFile, readJson } from './storage-request.ts'
+import {
+  bucketJson,
+  listLevel,
+  listObjectsSchema,
+  objectJson,
+  serveObject,
+} from './storage-responses.ts'
+import type { Bucket } from './storage-store.ts'
 import {
   deleteObjects,
   findBucket,
@@ -95,31 +102,6 @@ async function canRead(c: Context, deps: StorageDeps): Promise<boolean> {
   return (await roleOf(c, deps)) === 'service_role'
 }
 
-/** JSON bodies (bucket options, list and remove requests) are small; uploads are not JSON. */
-const maxJsonBytes = 1024 * 1024
-
-async function readJson(c: Context): Promise<unknown> {
-  const bytes = await readBodyCapped(c.req.raw, maxJsonBytes)
-  if (bytes === null) throw invalidRequest(`The JSON body is larger than ${maxJsonBytes} bytes.`)
-  const text = new TextDecoder().decode(bytes)
-  if (text.trim() === '') return {}
-  try {
-    return JSON.parse(text) as unknown
-  } catch (error) {
-    throw invalidRequest(
-      `The body is not JSON: ${error instanceof Error ? error.message : String(error)}`,
-    )
-  }
-}
-
-function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value)
-  if (result.success) return result.data
-  const issue = result.error.issues[0]
-  const where = issue === undefined || issue.path.length === 0 ? 'body' : issue.path.join('.')
-  throw invalidRequest(`${where}: ${issue?.message ?? 'invalid'}`)
-}
-
 /** Storage's size strings (`20GB`, `1.5MB`, `30KB`, `3B`, decimal units) or a number of bytes. */
 export function parseFileSizeLimit(value: number | string): number {
   if (typeof value === 'number') {
@@ -151,257 +133,11 @@ const listBucketsQuerySchema = z.looseObject({
   offset: z.coerce.number().int().min(0).default(0),
 })
 
-const listObjectsSchema = z.looseObject({
-  prefix: z.string().default(''),
-  limit: z.number().int().min(0).default(100),
-  offset: z.number().int().min(0).default(0),
-  search: z.string().nullish(),
-  sortBy: z
-    .object({
-      column: z.enum(['name', 'created_at', 'updated_at', 'last_accessed_at']).default('name'),
-      order: z.enum(['asc', 'desc', 'ASC', 'DESC']).default('asc'),
-    })
-    .partial()
-    .optional(),
-})
-
 const removeObjectsSchema = z.looseObject({ prefixes: z.array(z.string()).min(1).max(1000) })
-
-function bucketJson(bucket: Bucket): Record<string, unknown> {
-  return {
-    id: bucket.id,
-    name: bucket.name,
-    owner: '',
-    public: bucket.public,
-    type: 'STANDARD',
-    file_size_limit: bucket.fileSizeLimit,
-    allowed_mime_types: null,
-    created_at: bucket.createdAt.toISOString(),
-    updated_at: bucket.updatedAt.toISOString(),
-  }
-}
-
-/** An object as Storage lists and removes it (`FileObject`). */
-function objectJson(object: ObjectInfo, name = object.name): Record<string, unknown> {
-  return {
-    name,
-    bucket_id: object.bucketId,
-    owner: '',
-    id: object.id,
-    updated_at: object.updatedAt.toISOString(),
-    created_at: object.createdAt.toISOString(),
-    last_accessed_at: object.lastAccessedAt.toISOString(),
-    metadata: object.metadata,
-    user_metadata: object.userMetadata,
-  }
-}
-
-const folderJson = (name: string) => ({
-  name,
-  id: null,
-  updated_at: null,
-  created_at: null,
-  last_accessed_at: null,
-  metadata: null,
-})
-
-/**
- * Reads a request body of at most `cap` bytes. A larger body is still read to its end (and
- * dropped), so the client gets the answer instead of a reset connection; then null.
- */
-async function readBodyCapped(request: Request, cap: number): Promise<Uint8Array | null> {
-  const declared = Number(request.headers.get('content-length') ?? Number.NaN)
-  let over = Number.isFinite(declared) && declared > cap
-  const chunks: Uint8Array[] = []
-  let size = 0
-  if (request.body !== null) {
-    const reader = request.body.getReader()
-    for (;;) {
-      const { done, value } = await reader.read()
-      if (done) break
-      size += value.byteLength
-      if (size > cap) over = true
-      if (!over) chunks.push(value)
-    }
-  }
-  if (over) return null
-  const body = new Uint8Array(size)
-  let offset = 0
-  for (const chunk of chunks) {
-    body.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return body
-}
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('')
-}
-
-function parseUserMetadata(json: string | null | undefined): Record<string, unknown> | null {
-  if (json === null || json === undefined || json === '') return null
-  let value: unknown
-  try {
-    value = JSON.parse(json)
-  } catch (error) {
-    throw invalidRequest(
-      `metadata is not JSON: ${error instanceof Error ? error.message : String(error)}`,
-    )
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw invalidRequest('metadata must be a JSON object')
-  return value as Record<string, unknown>
-}
-
-/** `x-metadata` is base64 of UTF-8 JSON. */
-function decodeBase64Text(encoded: string): string {
-  let binary: string
-  try {
-    binary = atob(encoded)
-  } catch (error) {
-    throw invalidRequest(
-      `x-metadata is not base64: ${error instanceof Error ? error.message : String(error)}`,
-    )
-  }
-  return new TextDecoder().decode(Uint8Array.from(binary, (char) => char.charCodeAt(0)))
-}
-
-/** Room for multipart boundaries and the small fields storage-js sends beside the file. */
-const multipartOverhead = 64 * 1024
-
-interface IncomingFile {
-  content: Uint8Array
-  contentType: string
-  cacheControl: string
-  userMetadata: Record<string, unknown> | null
-}
-
-/**
- * The uploaded file, read the way hosted Storage reads it: multipart/form-data (what storage-js
- * sends for a Blob or File: fields `cacheControl`, `metadata`, then the file) or a raw body whose
- * `content-type`, `cache-control` and base64 `x-metadata` headers describe it.
- */
-async function readIncomingFile(c: Context, limit: number): Promise<IncomingFile> {
-  const contentType = c.req.header('content-type') ?? ''
-  if (contentType.toLowerCase().startsWith('multipart/form-data')) {
-    const raw = await readBodyCapped(c.req.raw, limit + multipartOverhead)
-    if (raw === null) throw entityTooLarge(limit)
-    let form: FormData
-    try {
-      form = await new Response(raw as Uint8Array<ArrayBuffer>, {
-        headers: { 'content-type': contentType },
-      }).formData()
-    } catch (error) {
-      throw invalidRequest(
-        `No content provided: the multipart body could not be read (${error instanceof Error ? error.message : String(error)})`,
-      )
-    }
-    let file: File | undefined
-    for (const value of form.values()) {
-      if (typeof value !== 'string') {
-        file = value
-        break
-      }
-    }
-    if (file === undefined) throw invalidRequest('No content provided')
-    if (file.size > limit) throw entityTooLarge(limit)
-    const field = (name: string) => {
-      const value = form.get(name)
-      return typeof value === 'string' ? value : undefined
-    }
-    const cacheTime = field('cacheControl')
-    return {
-      content: new Uint8Array(await file.arrayBuffer()),
-      contentType: field('contentType') || file.type || 'application/octet-stream',
-      cacheControl: cacheTime ? `max-age=${cacheTime}` : 'no-cache',
-      userMetadata: parseUserMetadata(field('metadata') ?? field('userMetadata')),
-    }
-  }
-  const content = await readBodyCapped(c.req.raw, limit)
-  if (content === null) throw entityTooLarge(limit)
-  const encodedMetadata = c.req.header('x-metadata')
-  return {
-    content,
-    contentType: contentType || 'application/octet-stream',
-    cacheControl: c.req.header('cache-control') ?? 'no-cache',
-    userMetadata:
-      encodedMetadata === undefined ? null : parseUserMetadata(decodeBase64Text(encodedMetadata)),
-  }
-}
-
-/** An object's bytes with the headers hosted Storage serves it with. */
-function serveObject(c: Context, object: StoredObject): Response {
-  const etag = String(object.metadata.eTag ?? `"${object.sha256.slice(0, 32)}"`)
-  const headers: Record<string, string> = {
-    'Content-Type': object.contentType,
-    'Cache-Control': object.cacheControl,
-    ETag: etag,
-    'Last-Modified': object.updatedAt.toUTCString(),
-    'Accept-Ranges': 'none',
-    // The type is the one given at upload: browsers must not second-guess it.
-    'X-Content-Type-Options': 'nosniff',
-  }
-  const download = c.req.query('download')
-  if (download !== undefined) {
-    const fileName = download || object.name.slice(object.name.lastIndexOf('/') + 1)
-    headers['Content-Disposition'] = `attachment; filename="${fileName.replace(/["\\]/g, '_')}"`
-  }
-  const ifNoneMatch = c.req.header('if-none-match')
-  if (
-    ifNoneMatch !== undefined &&
-    ifNoneMatch
-      .split(',')
-      .map((tag) => tag.trim().replace(/^W\//, ''))
-      .some((tag) => tag === '*' || tag === etag)
-  ) {
-    return c.body(null, 304, headers)
-  }
-  return c.body(object.content as Uint8Array<ArrayBuffer>, 200, {
-    ...headers,
-    'Content-Length': String(object.content.byteLength),
-  })
-}
-
-/**
- * One level of a "folder": objects directly under `prefix` and the sub-folders holding the rest,
- * as Storage's `search()` answers `list()`. Folders have no dates: sorted by a date, they come first.
- */
-function listLevel(
-  objects: readonly ObjectInfo[],
-  prefix: string,
-  options: z.infer<typeof listObjectsSchema>,
-): Record<string, unknown>[] {
-  const search = (options.search ?? '').toLowerCase()
-  const column = options.sortBy?.column ?? 'name'
-  const dateOf = (object: ObjectInfo) =>
-    column === 'created_at'
-      ? object.createdAt
-      : column === 'updated_at'
-        ? object.updatedAt
-        : object.lastAccessedAt
-  const folders = new Set<string>()
-  const entries: Array<{ folder: boolean; sortKey: string; json: Record<string, unknown> }> = []
-  for (const object of objects) {
-    const rest = object.name.slice(prefix.length)
-    if (!rest.toLowerCase().startsWith(search)) continue
-    const slash = rest.indexOf('/')
-    if (slash === -1) {
-      const sortKey = column === 'name' ? rest : dateOf(object).toISOString()
-      entries.push({ folder: false, sortKey, json: objectJson(object, rest) })
-      continue
-    }
-    const folder = rest.slice(0, slash)
-    if (folders.has(folder)) continue
-    folders.add(folder)
-    entries.push({ folder: true, sortKey: folder, json: folderJson(folder) })
-  }
-  const sign = (options.sortBy?.order ?? 'asc').toLowerCase() === 'desc' ? -1 : 1
-  entries.sort((a, b) => {
-    if (column !== 'name' && a.folder !== b.folder) return a.folder ? -1 : 1
-    return (a.sortKey < b.sortKey ? -1 : a.sortKey > b.sortKey ? 1 : 0) * sign
-  })
-  return entries.slice(options.offset, options.offset + options.limit).map((entry) => entry.json)
 }
 
 /** Builds the Storage app, to be mounted with `app.route(storagePrefix, …)`. */
