@@ -14,7 +14,7 @@ test('on a phone the conversation list opens as a panel, and the usage sits abov
   const list = page.getByRole('navigation', { name: 'Your conversations' })
   await expect(list).toBeHidden()
   await expect(
-    page.getByText(/^[1-9][\d\s]* of 50.000 tokens this month$/).filter({ visible: true }),
+    page.getByText(/^[1-9][\d\s,.]* of 50.000 tokens this month$/).filter({ visible: true }),
   ).toBeVisible()
   // Nothing is wider than the screen.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390)

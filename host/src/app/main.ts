@@ -3,7 +3,12 @@ import { env } from '../lib/env.ts'
 import { createKernel } from './kernel.ts'
 import { renderApp } from './render.tsx'
 import { fetchSnapshot } from './snapshot.ts'
+// In this order: later sheets override earlier ones, and small screens override them all.
 import './app.css'
+import './frame.css'
+import './pages.css'
+import './toasts.css'
+import './small-screens.css'
 
 const kernel = createKernel({ window, loadModule: loadRemotePlugin })
 // Tokens go on before the first render so the frame never paints in the wrong colours.

@@ -21,10 +21,7 @@ export async function fetchSnapshot(
 ): Promise<RegistrySnapshot> {
   let body: unknown
   try {
-    const response = await client.api.remotes.$get(undefined, {
-      init: { signal: AbortSignal.timeout(timeoutMs) },
-    })
-    body = await response.json()
+    body = await client.remotes({ signal: AbortSignal.timeout(timeoutMs) })
   } catch (error) {
     if (error instanceof ApiError) throw new BootError(error.message, error.code)
     if (error instanceof DOMException && error.name === 'TimeoutError') {

@@ -29,8 +29,8 @@ export function useHeadingFocus(result?: string): RefObject<HTMLHeadingElement |
 }
 
 /**
- * A polite progress line with a spinner, for pages waiting on the BFF. The `progress` and
- * `spinner` classes are styled by each remote's own CSS.
+ * A polite progress line with a spinner, for pages waiting on the BFF. The spinner is styled by
+ * the kit's base.css, the `progress` line by each remote's own CSS.
  */
 export function Progress({ children }: { children: ReactNode }) {
   return (

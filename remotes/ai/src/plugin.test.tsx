@@ -41,7 +41,7 @@ describe('ai plugin', () => {
     await waitFor(() => expect(el.querySelector('h1')?.textContent).toBe('Trip planning'))
     await waitFor(() =>
       expect(el.textContent?.replace(/\u00a0/g, ' ')).toContain(
-        '12 400 of 50 000 tokens this month',
+        '12,400 of 50,000 tokens this month',
       ),
     )
 
@@ -60,7 +60,7 @@ describe('ai plugin', () => {
       return found
     })
     expect(link.getAttribute('aria-label')?.replace(/\u00a0/g, ' ')).toBe(
-      'Assistant: 12 400 of 50 000 tokens this month',
+      'Assistant: 12,400 of 50,000 tokens this month',
     )
     expect(link.getAttribute('href')).toBe('/assistant')
 

@@ -1,33 +1,12 @@
-import { lazy, Suspense } from 'react'
-import { CONTRACT_MAJOR, definePlugin } from '@tessera/contracts/plugin'
-import { mountReact } from '@tessera/plugin-react/mount-react'
+import { defineReactPlugin } from '@tessera/plugin-react/define-react-plugin'
 import { UsageBadge } from './features/usage/components/usage-badge.tsx'
-import './styles/base.css'
+import '@tessera/plugin-react/base.css'
 
 // The page (and its Markdown renderer) loads on first visit only: the usage meter in the header,
 // shown on every page, stays small.
-const AssistantPage = lazy(() => import('./features/chat/components/assistant-page.tsx'))
-
-export default definePlugin({
+export default defineReactPlugin({
   name: 'ai',
-  contract: CONTRACT_MAJOR,
-  routes: {
-    mount: (el, platform) =>
-      mountReact(
-        el,
-        platform,
-        <Suspense
-          fallback={
-            <p className="page-loading" role="status">
-              Loading the assistant…
-            </p>
-          }
-        >
-          <AssistantPage />
-        </Suspense>,
-      ),
-  },
-  slots: {
-    'header.end': (el, platform) => mountReact(el, platform, <UsageBadge />),
-  },
+  routes: () => import('./features/chat/components/assistant-page.tsx'),
+  loading: 'Loading the assistant…',
+  slots: { 'header.end': UsageBadge },
 })

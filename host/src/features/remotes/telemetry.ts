@@ -29,8 +29,8 @@ export function createRemoteErrorReporter({
       )
       return
     }
-    client.api.telemetry['remote-errors']
-      .$post({ json: parsed.data }, { init: { keepalive: true } })
+    client
+      .reportRemoteError(parsed.data)
       .catch((error: unknown) => warn('A remote failure could not be reported', error))
   }
 }

@@ -1,9 +1,9 @@
 import { useMemo } from 'react'
-import { createAuthClient, type AuthClient } from './client.ts'
 import { usePlatform } from '@tessera/plugin-react/platform'
+import { createAuthApi, type AuthApi } from './auth-api.ts'
 
-/** The typed BFF client for this mount. */
-export function useClient(): AuthClient {
+/** The auth API for this mount. */
+export function useAuthApi(): AuthApi {
   const platform = usePlatform()
-  return useMemo(() => createAuthClient(platform), [platform])
+  return useMemo(() => createAuthApi(platform), [platform])
 }

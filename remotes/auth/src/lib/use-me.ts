@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import type { SignedIn } from '@tessera/contracts/auth'
 import { asApiError } from '@tessera/plugin-react/api-error'
 import { usePlatform, useSession } from '@tessera/plugin-react/platform'
-import { useClient } from './use-client.ts'
+import { useAuthApi } from './use-auth-api.ts'
 
 export type MeState =
   | { status: 'loading' }
@@ -15,15 +15,14 @@ export type MeState =
  * platform session only carries who is signed in. Read again whenever the session changes.
  */
 export function useMe(): { state: MeState; reload: () => Promise<void> } {
-  const client = useClient()
+  const api = useAuthApi()
   const platform = usePlatform()
   const session = useSession()
   const [state, setState] = useState<MeState>({ status: 'loading' })
 
   const reload = useCallback(async () => {
     try {
-      const response = await client.api.me.$get()
-      const body = await response.json()
+      const body = await api.me()
       setState(body.user === null ? { status: 'signed-out' } : { status: 'ready', me: body })
     } catch (error) {
       const apiError = asApiError(error)
@@ -37,7 +36,7 @@ export function useMe(): { state: MeState; reload: () => Promise<void> } {
         message: apiError?.message ?? 'Your account could not be loaded. Try again in a moment.',
       })
     }
-  }, [client])
+  }, [api])
 
   // Keyed on who is signed in and their name: a USER_UPDATED elsewhere shows up here too.
   const sessionKey =

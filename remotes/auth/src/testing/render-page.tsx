@@ -44,10 +44,6 @@ export function renderPage(node: ReactNode, options: Partial<RenderPageOptions> 
     node,
     {
       name: 'auth',
-      // As the original helper did: the typed client (lib/client.ts) builds its URLs on this base.
-      prepare: (platform) => {
-        platform.api.baseUrl = window.location.origin
-      },
       wrap: (page) => <SentEmailProvider>{page}</SentEmailProvider>,
     },
     { ...options, path: options.path ?? '/auth/sign-in' },

@@ -1,45 +1,30 @@
-import type { ChatMessage, Conversation } from '@tessera/contracts/assistant'
-import { asApiError, isAbort } from '@tessera/plugin-react/api-error'
-import type { AssistantApi, ChatStreamEvent } from '../../lib/assistant-api.ts'
-import { chatErrorOf, describeChatError, type ChatError } from '../../lib/chat-errors.ts'
+import type { Conversation } from '@tessera/contracts/assistant'
+import { asApiError } from '@tessera/plugin-react/api-error'
+import type { AssistantApi } from '../../lib/assistant-api.ts'
+import { describeChatError, type ChatError } from '../../lib/chat-errors.ts'
+import {
+  emptyThread,
+  initialState,
+  localUserMessage,
+  withoutConversation,
+  withoutUnsent,
+  type AssistantState,
+  type ListState,
+  type SendOutcome,
+  type ThreadState,
+} from './chat-state.ts'
+import {
+  loadFirstPage,
+  loadNextPage,
+  refreshFirstPage,
+  type ListAccess,
+} from './conversation-list-pages.ts'
+import { DeltaBuffer } from './delta-buffer.ts'
+import { readAfterStop, type ListedMessages } from './read-after-stop.ts'
+import type { SendInFlight, ThreadWriter } from './stream-events.ts'
+import { streamSend } from './stream-send.ts'
 
-/** One conversation as the page holds it. */
-export interface ThreadState {
-  id: string
-  status: 'loading' | 'ready' | 'failed'
-  conversation: Conversation | null
-  /** Oldest first: stored messages, then the ones of a send in flight. */
-  messages: ChatMessage[]
-  loadError: ChatError | null
-  /** An answer on its way: `waiting` until its first words arrive. */
-  sending: { phase: 'waiting' | 'streaming' } | null
-  /** The last send failed: why, and the text to send again or put back in the composer. */
-  failure: { error: ChatError; content: string } | null
-}
-
-export interface ListState {
-  status: 'loading' | 'ready' | 'failed'
-  /** Newest first. */
-  conversations: Conversation[]
-  nextCursor: string | null
-  loadingMore: boolean
-  error: ChatError | null
-}
-
-export interface AssistantState {
-  list: ListState
-  threads: Readonly<Record<string, ThreadState>>
-  /** What the polite live region reads out next; the id makes a repeated sentence new. */
-  announcement: { id: number; text: string }
-  /**
-   * A first message on the new-conversation page: its conversation is being created (`failure`
-   * null), or it was refused before anything was stored (the empty conversation is gone again).
-   */
-  starting: { content: string; failure: ChatError | null } | null
-}
-
-/** How a send ended for the page: sent (whatever the answer did), stopped before it left, or refused. */
-export type SendOutcome = 'sent' | 'cancelled' | ChatError
+export type { AssistantState, ListState, SendOutcome, ThreadState } from './chat-state.ts'
 
 export interface ChatStoreOptions {
   api: AssistantApi
@@ -53,33 +38,13 @@ export interface ChatStoreOptions {
   stopReadPauseMs?: number
 }
 
-/** Reads of a conversation after an early Stop, before the page shows it as it is. */
-const STOP_READ_ATTEMPTS = 12
-
-/** Longest stretch of an answer the live region reads out once it is complete. */
-const ANNOUNCE_LIMIT = 600
-
-let localIds = 0
-const localId = (what: string) => `local-${what}-${++localIds}`
-
 /**
  * The assistant page's state: the conversation list, each opened conversation, and the sends in
  * flight with their streams. Plain TypeScript with a subscribe/snapshot pair (React reads it with
  * useSyncExternalStore), so a stream keeps going while the person moves between conversations.
  */
 export class ChatStore {
-  #state: AssistantState = {
-    list: {
-      status: 'loading',
-      conversations: [],
-      nextCursor: null,
-      loadingMore: false,
-      error: null,
-    },
-    threads: {},
-    announcement: { id: 0, text: '' },
-    starting: null,
-  }
+  #state: AssistantState = initialState()
   readonly #listeners = new Set<() => void>()
   readonly #options: ChatStoreOptions
   readonly #aborts = new Map<string, AbortController>()
@@ -87,14 +52,40 @@ export class ChatStore {
   readonly #stopped = new Set<string>()
   /** Stop was pressed while a new conversation was being created: its message is not sent. */
   #cancelStart = false
-  /** Deltas not rendered yet, per conversation: the answer they belong to and their text. */
-  readonly #pendingText = new Map<string, { messageId: string; text: string }>()
-  #flushTimer: ReturnType<typeof setTimeout> | null = null
+  /** An answer's words, gathered between renders. */
+  readonly #deltas: DeltaBuffer
+  /** What applying a send's events may change here. */
+  readonly #writer: ThreadWriter
+  /** What reading the conversation list may change here. */
+  readonly #listAccess: ListAccess
   /** Detached from its page: streams are being ended and nothing is rendered any more. */
   #disposed = false
 
   constructor(options: ChatStoreOptions) {
     this.#options = options
+    this.#deltas = new DeltaBuffer(options.flushEveryMs ?? 40, (id, messageId, text) =>
+      this.#setThread(id, (t) => ({
+        ...t,
+        sending: t.sending === null ? null : { phase: 'streaming' },
+        messages: t.messages.map((m) =>
+          m.id === messageId ? { ...m, content: m.content + text } : m,
+        ),
+      })),
+    )
+    this.#listAccess = {
+      api: options.api,
+      list: () => this.#state.list,
+      setList: (change) => this.#setList(change),
+    }
+    this.#writer = {
+      state: () => this.#state,
+      setThread: (id, change) => this.#setThread(id, change),
+      setList: (change) => this.#setList(change),
+      announce: (text) => this.#announce(text),
+      addDelta: (id, messageId, text) => this.#deltas.add(id, messageId, text),
+      dropDeltas: (id) => this.#deltas.drop(id),
+      flush: () => this.#deltas.flush(),
+    }
   }
 
   subscribe = (listener: () => void): (() => void) => {
@@ -130,56 +121,16 @@ export class ChatStore {
   // The conversation list.
 
   async loadList(): Promise<void> {
-    this.#setList({ status: 'loading', error: null })
-    try {
-      const page = await this.#options.api.listConversations(null)
-      this.#setList({
-        status: 'ready',
-        conversations: page.conversations,
-        nextCursor: page.nextCursor,
-      })
-    } catch (error) {
-      this.#setList({ status: 'failed', error: describeChatError(error, 'load') })
-    }
+    await loadFirstPage(this.#listAccess)
   }
 
   async loadMore(): Promise<void> {
-    const { nextCursor, loadingMore } = this.#state.list
-    if (nextCursor === null || loadingMore) return
-    this.#setList({ loadingMore: true, error: null })
-    try {
-      const page = await this.#options.api.listConversations(nextCursor)
-      const seen = new Set(this.#state.list.conversations.map((c) => c.id))
-      this.#setList({
-        loadingMore: false,
-        conversations: [
-          ...this.#state.list.conversations,
-          ...page.conversations.filter((c) => !seen.has(c.id)),
-        ],
-        nextCursor: page.nextCursor,
-      })
-    } catch (error) {
-      this.#setList({ loadingMore: false, error: describeChatError(error, 'load') })
-    }
+    await loadNextPage(this.#listAccess)
   }
 
-  /** Reads the first page again (a send renamed or moved a conversation) and keeps the rest. */
   async #refreshListHead(): Promise<void> {
-    try {
-      const page = await this.#options.api.listConversations(null)
-      const head = new Set(page.conversations.map((c) => c.id))
-      const rest = this.#state.list.conversations.filter((c) => !head.has(c.id))
-      this.#setList({
-        status: 'ready',
-        error: null,
-        conversations: [...page.conversations, ...rest],
-        nextCursor: this.#state.list.nextCursor ?? page.nextCursor,
-      })
-      for (const conversation of page.conversations) this.#updateConversation(conversation)
-    } catch (error) {
-      // The list is a convenience here; the conversation itself is fine and already shown.
-      console.warn('The conversation list could not be refreshed', error)
-    }
+    const head = await refreshFirstPage(this.#listAccess)
+    for (const conversation of head) this.#updateConversation(conversation)
   }
 
   #updateConversation(conversation: Conversation) {
@@ -258,18 +209,7 @@ export class ChatStore {
         ...this.#state.list,
         conversations: [conversation, ...this.#state.list.conversations],
       },
-      threads: {
-        ...this.#state.threads,
-        [id]: {
-          id,
-          status: 'ready',
-          conversation,
-          messages: [],
-          loadError: null,
-          sending: null,
-          failure: null,
-        },
-      },
+      threads: { ...this.#state.threads, [id]: emptyThread(conversation) },
     })
     this.#options.openConversation(id)
     const { started } = await this.#stream(id, content)
@@ -309,16 +249,7 @@ export class ChatStore {
     } catch (error) {
       console.warn('An empty conversation could not be deleted', error)
     }
-    const threads = { ...this.#state.threads }
-    delete threads[id]
-    this.#set({
-      ...this.#state,
-      threads,
-      list: {
-        ...this.#state.list,
-        conversations: this.#state.list.conversations.filter((c) => c.id !== id),
-      },
-    })
+    this.#set(withoutConversation(this.#state, id))
   }
 
   /** Sends the failed message again. */
@@ -335,7 +266,7 @@ export class ChatStore {
     this.#setThread(id, (t) => ({
       ...t,
       failure: null,
-      messages: t.messages.filter((m) => !(m.id.startsWith('local-') && m.status === 'failed')),
+      messages: withoutUnsent(t.messages),
     }))
     return content
   }
@@ -356,177 +287,48 @@ export class ChatStore {
   async #stream(id: string, content: string): Promise<{ started: boolean }> {
     const thread = this.#state.threads[id]
     if (thread === undefined || thread.sending !== null) return { started: false }
-    const now = new Date().toISOString()
-    const localUser: ChatMessage = {
-      id: localId('user'),
-      role: 'user',
-      content,
-      status: 'complete',
-      model: null,
-      usage: null,
-      error: null,
-      createdAt: now,
-    }
+    const localUser = localUserMessage(content)
     this.#setThread(id, (t) => ({
       ...t,
       failure: null,
       sending: { phase: 'waiting' },
       // A message that never reached the server is replaced by this new attempt.
-      messages: [
-        ...t.messages.filter((m) => !(m.id.startsWith('local-') && m.status === 'failed')),
-        localUser,
-      ],
+      messages: [...withoutUnsent(t.messages), localUser],
     }))
     this.#announce('Sent. The assistant is answering.')
 
     const controller = new AbortController()
     this.#aborts.set(id, controller)
-    let assistantId: string | null = null
-    let ended = false
+    const send: SendInFlight = { localUserId: localUser.id, content, assistantId: null }
     let stopped = false
     try {
-      for await (const event of this.#options.api.sendMessage(id, content, controller.signal)) {
-        assistantId = this.#apply(id, { localUserId: localUser.id, content, assistantId }, event)
-        if (event.type === 'done' || event.type === 'error') {
-          ended = true
-          break
-        }
-      }
-      if (!ended) {
-        // The stream closed without `done` or `error`: the connection dropped mid-answer.
-        this.#fail(
-          id,
-          localUser.id,
-          assistantId,
-          content,
-          chatErrorOf('answer_interrupted', '', null),
-        )
-      }
-    } catch (error) {
-      if (isAbort(error) && this.#stopped.has(id)) {
-        stopped = true
-        this.#flush()
-        this.#markStopped(id, assistantId)
-      } else if (!(isAbort(error) && this.#disposed)) {
-        this.#fail(id, localUser.id, assistantId, content, describeChatError(error, 'send'), error)
-      }
+      const outcome = await streamSend({
+        writer: this.#writer,
+        id,
+        send,
+        events: this.#options.api.sendMessage(id, content, controller.signal),
+        stoppedByPerson: () => this.#stopped.has(id),
+        detached: () => this.#disposed,
+      })
+      stopped = outcome.stopped
     } finally {
-      this.#flush()
+      this.#deltas.flush()
       this.#aborts.delete(id)
       this.#stopped.delete(id)
       this.#setThread(id, (t) => ({ ...t, sending: null }))
       if (!this.#disposed) {
         this.#options.onSendSettled?.()
         // A send refused before it started changed nothing the list shows.
-        if (assistantId !== null || stopped) void this.#refreshListHead()
+        if (send.assistantId !== null || stopped) void this.#refreshListHead()
         // Stopped before the server said what it stored: read what it stores for the stop.
-        if (stopped && assistantId === null) void this.#readAfterStop(id, localUser.id)
+        if (stopped && send.assistantId === null) void this.#readAfterStop(id, localUser.id)
       }
     }
-    return { started: assistantId !== null }
-  }
-
-  /** Applies one stream event; returns the id of the answer being written. */
-  #apply(
-    id: string,
-    send: { localUserId: string; content: string; assistantId: string | null },
-    event: ChatStreamEvent,
-  ): string | null {
-    const { localUserId, content, assistantId } = send
-    switch (event.type) {
-      case 'message': {
-        const { user, assistant, conversation } = event.data
-        this.#setThread(id, (t) => ({
-          ...t,
-          conversation,
-          messages: [...t.messages.filter((m) => m.id !== localUserId), user, assistant],
-        }))
-        // The first message names the conversation: the list shows the name at once.
-        this.#setList({
-          conversations: this.#state.list.conversations.map((c) =>
-            c.id === conversation.id ? conversation : c,
-          ),
-        })
-        return assistant.id
-      }
-      case 'delta': {
-        if (assistantId === null) return null
-        const pending = this.#pendingText.get(id)
-        this.#pendingText.set(id, {
-          messageId: assistantId,
-          text: (pending?.text ?? '') + event.data.text,
-        })
-        this.#scheduleFlush()
-        return assistantId
-      }
-      case 'usage': {
-        if (assistantId === null) return null
-        this.#flush()
-        this.#replaceMessage(id, assistantId, (m) => ({ ...m, usage: event.data }))
-        return assistantId
-      }
-      case 'done': {
-        this.#pendingText.delete(id)
-        const { message } = event.data
-        this.#replaceMessage(id, assistantId ?? message.id, () => message)
-        this.#announce(`The assistant answered: ${shorten(message.content)}`)
-        return message.id
-      }
-      case 'error': {
-        this.#flush()
-        const { code, message, requestId, assistant, retryAfterSeconds } = event.data
-        const error = chatErrorOf(
-          code,
-          message,
-          requestId,
-          retryAfterSeconds === undefined ? undefined : { retryAfterSeconds },
-        )
-        this.#setThread(id, (t) => {
-          const messages =
-            assistant === null
-              ? t.messages.filter((m) => m.id !== assistantId)
-              : t.messages.map((m) => (m.id === (assistantId ?? assistant.id) ? assistant : m))
-          return {
-            ...t,
-            messages: markUnsent(messages, localUserId),
-            failure: { error, content },
-          }
-        })
-        this.#announce(error.message)
-        return assistant?.id ?? assistantId
-      }
-    }
-  }
-
-  #fail(
-    id: string,
-    localUserId: string,
-    assistantId: string | null,
-    content: string,
-    error: ChatError,
-    cause?: unknown,
-  ) {
-    this.#flush()
-    // A connection that dropped mid-answer leaves the answer partial, as the BFF stores it.
-    const interrupted = asApiError(cause) === null
-    this.#setThread(id, (t) => ({
-      ...t,
-      messages: markUnsent(t.messages, localUserId).map((m) =>
-        m.id === assistantId && m.status === 'streaming'
-          ? {
-              ...m,
-              status: m.content === '' ? 'failed' : 'partial',
-              error: interrupted ? { code: 'answer_interrupted', message: error.message } : null,
-            }
-          : m,
-      ),
-      failure: { error, content },
-    }))
-    this.#announce(error.message)
+    return { started: send.assistantId !== null }
   }
 
   /** Shows a conversation as the BFF listed it, unless a send has started in it meanwhile. */
-  #showListed(id: string, body: Awaited<ReturnType<AssistantApi['listMessages']>>) {
+  #showListed(id: string, body: ListedMessages) {
     if (this.#state.threads[id]?.sending) return
     this.#setThread(id, (thread) => ({
       ...thread,
@@ -536,87 +338,18 @@ export class ChatStore {
     }))
   }
 
-  /**
-   * After a Stop that came before the send's `message` event (the BFF sends it with the first
-   * token): reads the conversation until the BFF has stored how the stopped answer ended, which it
-   * does a moment after the browser leaves. Until then the list lacks the send, or its answer reads
-   * `streaming`, which the page would show as being written elsewhere; the thread is replaced only
-   * once the send's pair is there and ended (or after the last try), so the person's message does
-   * not flicker meanwhile.
-   */
+  /** After a Stop before the send's `message` event: see readAfterStop. */
   async #readAfterStop(id: string, localUserId: string): Promise<void> {
-    // The stored messages the page had before this send: the send's pair comes after them.
-    const known = (this.#state.threads[id]?.messages ?? []).filter(
-      (m) => m.id !== localUserId,
-    ).length
-    for (let attempt = 1; ; attempt += 1) {
-      if (this.#disposed || this.#state.threads[id]?.sending) return
-      let body: Awaited<ReturnType<AssistantApi['listMessages']>>
-      try {
-        body = await this.#options.api.listMessages(id)
-      } catch {
-        // The page's own loading and its error say what went wrong, and offer to try again.
-        return this.open(id, { force: true })
-      }
-      const last = body.messages.at(-1)
-      const settled =
-        body.messages.length >= known + 2 &&
-        body.messages.at(-2)?.role === 'user' &&
-        last?.role === 'assistant' &&
-        last.status !== 'streaming'
-      if (settled || attempt >= STOP_READ_ATTEMPTS) {
+    await readAfterStop({
+      read: () => this.#options.api.listMessages(id),
+      known: (this.#state.threads[id]?.messages ?? []).filter((m) => m.id !== localUserId).length,
+      abandoned: () => this.#disposed || Boolean(this.#state.threads[id]?.sending),
+      show: (body) => {
         if (!this.#disposed) this.#showListed(id, body)
-        return
-      }
-      await new Promise((resolve) => setTimeout(resolve, this.#options.stopReadPauseMs ?? 250))
-    }
-  }
-
-  #markStopped(id: string, assistantId: string | null) {
-    this.#setThread(id, (t) => ({
-      ...t,
-      messages: t.messages.map((m) =>
-        m.id === assistantId && m.status === 'streaming'
-          ? { ...m, status: 'partial', error: null }
-          : m,
-      ),
-      failure: null,
-    }))
-    this.#announce('Stopped. The answer so far is kept.')
-  }
-
-  #replaceMessage(id: string, messageId: string, change: (message: ChatMessage) => ChatMessage) {
-    this.#setThread(id, (t) => ({
-      ...t,
-      messages: t.messages.map((m) => (m.id === messageId ? change(m) : m)),
-    }))
-  }
-
-  #scheduleFlush() {
-    if (this.#flushTimer !== null) return
-    this.#flushTimer = setTimeout(() => {
-      this.#flushTimer = null
-      this.#flush()
-    }, this.#options.flushEveryMs ?? 40)
-  }
-
-  /** Appends the gathered deltas: one render per few tokens instead of one per token. */
-  #flush() {
-    if (this.#flushTimer !== null) {
-      clearTimeout(this.#flushTimer)
-      this.#flushTimer = null
-    }
-    const pending = [...this.#pendingText]
-    this.#pendingText.clear()
-    for (const [id, { messageId, text }] of pending) {
-      this.#setThread(id, (t) => ({
-        ...t,
-        sending: t.sending === null ? null : { phase: 'streaming' },
-        messages: t.messages.map((m) =>
-          m.id === messageId ? { ...m, content: m.content + text } : m,
-        ),
-      }))
-    }
+      },
+      reopen: () => this.open(id, { force: true }),
+      pauseMs: this.#options.stopReadPauseMs ?? 250,
+    })
   }
 
   // Renaming and deleting.
@@ -646,16 +379,7 @@ export class ChatStore {
       // Already gone (another tab deleted it): what the person asked for is true.
       if (apiError?.code !== 'not_found') return describeChatError(error, 'load')
     }
-    const threads = { ...this.#state.threads }
-    delete threads[id]
-    this.#set({
-      ...this.#state,
-      threads,
-      list: {
-        ...this.#state.list,
-        conversations: this.#state.list.conversations.filter((c) => c.id !== id),
-      },
-    })
+    this.#set(withoutConversation(this.#state, id))
     return null
   }
 
@@ -667,20 +391,8 @@ export class ChatStore {
     this.#disposed = false
     return () => {
       this.#disposed = true
-      this.#flush()
+      this.#deltas.flush()
       for (const controller of this.#aborts.values()) controller.abort()
     }
   }
-}
-
-/** The local copy of a message that never reached the server is marked as not sent. */
-function markUnsent(messages: ChatMessage[], localUserId: string): ChatMessage[] {
-  return messages.map((m) => (m.id === localUserId ? { ...m, status: 'failed' } : m))
-}
-
-function shorten(text: string): string {
-  const plain = text.replace(/\s+/g, ' ').trim()
-  return plain.length <= ANNOUNCE_LIMIT
-    ? plain
-    : `${plain.slice(0, ANNOUNCE_LIMIT)}… The rest is in the conversation.`
 }

@@ -1,6 +1,6 @@
 import type { Platform } from '@tessera/contracts/platform'
 import type { SignOutScope } from '@tessera/contracts/auth'
-import type { AuthClient } from '../../lib/client.ts'
+import type { AuthApi } from '../../lib/auth-api.ts'
 import { authPaths } from '../../lib/destinations.ts'
 import { notifyFailure } from '../../lib/notify-failure.ts'
 
@@ -10,11 +10,11 @@ import { notifyFailure } from '../../lib/notify-failure.ts'
  */
 export async function signOut(
   platform: Platform,
-  client: AuthClient,
+  api: AuthApi,
   scope: SignOutScope,
 ): Promise<boolean> {
   try {
-    await client.api.auth['sign-out'].$post({ json: { scope } })
+    await api.signOut(scope)
   } catch (error) {
     notifyFailure(platform, error, 'You could not be signed out.')
     return false

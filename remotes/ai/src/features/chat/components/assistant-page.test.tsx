@@ -234,12 +234,12 @@ describe('the assistant page', () => {
     const bff = withOneConversation({ usage: { used: 49_000 } })
     const { platform } = renderAt('/conversations/c1', bff)
     await screen.findByText('Hi! How can I help?')
-    await within(side()).findByText('49 000 of 50 000 tokens this month')
+    await within(side()).findByText('49,000 of 50,000 tokens this month')
     bff.refuseNext('quota_exceeded')
     typeAndPress('One more question')
     const alert = await screen.findByRole('alert')
     expect(alert.textContent?.replace(/\u00a0/g, ' ')).toContain(
-      'You have used this month’s 50 000 tokens. Upgrade your plan to keep chatting, or wait until 1 December.',
+      'You have used this month’s 50,000 tokens. Upgrade your plan to keep chatting, or wait until December 1.',
     )
     const plans = within(alert).getByRole('link', { name: 'See plans' })
     expect(plans.getAttribute('href')).toBe('/billing/plans')
@@ -250,12 +250,12 @@ describe('the assistant page', () => {
   it('says when a message is too big for the tokens left, offering a new conversation', async () => {
     const bff = withOneConversation()
     renderAt('/conversations/c1', bff)
-    await within(side()).findByText('12 400 of 50 000 tokens this month')
+    await within(side()).findByText('12,400 of 50,000 tokens this month')
     bff.refuseNext('quota_exceeded')
     typeAndPress('A very long question')
     const alert = await screen.findByRole('alert')
     expect(alert.textContent?.replace(/\u00a0/g, ' ')).toContain(
-      'Only 37 600 of this month’s tokens are left: not enough for this message and the conversation before it.',
+      'Only 37,600 of this month’s tokens are left: not enough for this message and the conversation before it.',
     )
     expect(within(alert).getByRole('link', { name: 'See plans' })).toBeTruthy()
     expect(within(alert).getByRole('button', { name: 'Start a new conversation' })).toBeTruthy()
@@ -264,17 +264,17 @@ describe('the assistant page', () => {
   it('shows the usage meter, follows live usage events, and blocks sending at the limit', async () => {
     const bff = withOneConversation()
     const { platform } = renderAt('/conversations/c1', bff)
-    await within(side()).findByText('12 400 of 50 000 tokens this month')
+    await within(side()).findByText('12,400 of 50,000 tokens this month')
     const meter = screen.getByRole('meter', { name: 'Tokens' })
     expect(meter.getAttribute('aria-valuenow')).toBe('12400')
     expect(meter.getAttribute('aria-valuetext')?.replace(/\u00a0/g, ' ')).toBe(
-      '12 400 of 50 000 tokens this month (25 %)',
+      '12,400 of 50,000 tokens this month (25 %)',
     )
 
     bff.usage.used = 50_000
     act(() => platform.emit({ type: 'assistant.usage', data: { ...bff.usage } }))
-    await within(side()).findByText('50 000 of 50 000 tokens this month')
-    expect(screen.getByText(/You have used all 50 000 tokens of your plan this month/)).toBeTruthy()
+    await within(side()).findByText('50,000 of 50,000 tokens this month')
+    expect(screen.getByText(/You have used all 50,000 tokens of your plan this month/)).toBeTruthy()
     fireEvent.change(composer(), { target: { value: 'Still there?' } })
     expect(screen.getByRole('button', { name: 'Send' })).toHaveProperty('disabled', true)
     const links = screen.getAllByRole('link', { name: /See plans|Upgrade your plan/ })
@@ -288,7 +288,7 @@ describe('the assistant page', () => {
         entitlements: entitlementsOf({ plan: 'pro', status: 'active' }),
       }),
     )
-    await within(side()).findByText('50 000 of 1 000 000 tokens this month')
+    await within(side()).findByText('50,000 of 1,000,000 tokens this month')
     expect(screen.getByRole('button', { name: 'Send' })).toHaveProperty('disabled', false)
   })
 
@@ -403,12 +403,12 @@ describe('the assistant page', () => {
     renderAt('/conversations/c1', bff)
     await screen.findByText('Hi! How can I help?')
     fireEvent.change(composer(), { target: { value: 'a'.repeat(100) } })
-    expect(screen.queryByText(/of 16 000 characters/)).toBeNull()
+    expect(screen.queryByText(/of 16,000 characters/)).toBeNull()
     fireEvent.change(composer(), { target: { value: 'a'.repeat(14_000) } })
-    expect(screen.getByText('14 000 of 16 000 characters')).toBeTruthy()
+    expect(screen.getByText('14,000 of 16,000 characters')).toBeTruthy()
     fireEvent.change(composer(), { target: { value: 'a'.repeat(16_005) } })
     expect(
-      screen.getByText('5 characters over the 16 000 limit: shorten the message to send it.'),
+      screen.getByText('5 characters over the 16,000 limit: shorten the message to send it.'),
     ).toBeTruthy()
     expect(composer().getAttribute('aria-invalid')).toBe('true')
     expect(screen.getByRole('button', { name: 'Send' })).toHaveProperty('disabled', true)

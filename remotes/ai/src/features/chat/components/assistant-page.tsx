@@ -11,7 +11,6 @@ import type { ChatMessage } from '@tessera/contracts/assistant'
 import { AppLink } from '@tessera/plugin-react/app-link'
 import { usePlatform, useRoute } from '@tessera/plugin-react/platform'
 import { createAssistantApi } from '../../../lib/assistant-api.ts'
-import { formatCount, formatDay } from '../../../lib/format.ts'
 import { assistantRoutes, billingPlansPath, conversationIdOf } from '../../../lib/paths.ts'
 import { Composer } from '../../composer/components/composer.tsx'
 import { ConversationHeader } from '../../conversations/components/conversation-header.tsx'
@@ -21,16 +20,15 @@ import { usageLevel, useUsage } from '../../usage/use-usage.ts'
 import { ChatStore } from '../chat-store.ts'
 import { useFillViewport } from '../use-fill-viewport.ts'
 import { FailurePanel } from './failure-panel.tsx'
+import { LimitReached } from './limit-reached.tsx'
 import { MessageThread, type ThreadControl } from './message-thread.tsx'
+import { Welcome } from './welcome.tsx'
 import '../../../styles/controls.css'
 import '../assistant.css'
+import '../conversation.css'
+import '../messages.css'
+import '../assistant-small-screens.css'
 import { Icon } from '../../../lib/icon.tsx'
-
-const suggestions = [
-  'Explain what a micro-frontend is, with a small example.',
-  'Write a haiku about streaming answers.',
-  'Give me three tips for writing clear error messages.',
-]
 
 /**
  * `/assistant` and `/assistant/conversations/:id`: the conversation list, the open conversation
@@ -386,42 +384,4 @@ function startingMessage(content: string, refused: boolean): ChatMessage {
     error: null,
     createdAt: new Date().toISOString(),
   }
-}
-
-function Welcome({ onPick }: { onPick: (text: string) => void }) {
-  return (
-    <div className="welcome">
-      <span className="welcome__mark" aria-hidden="true" />
-      <p className="welcome__title">What can I help you with?</p>
-      <p className="welcome__text muted">
-        Answers stream in as they are written. Stop one at any time; what arrived is kept.
-      </p>
-      <ul className="welcome__suggestions" aria-label="Suggestions">
-        {suggestions.map((text) => (
-          <li key={text}>
-            <button type="button" className="welcome__suggestion" onClick={() => onPick(text)}>
-              {text}
-            </button>
-          </li>
-        ))}
-      </ul>
-    </div>
-  )
-}
-
-function LimitReached({ limit, resetsOn }: { limit: number; resetsOn: string }) {
-  return (
-    <div className="limit">
-      <p className="limit__title">
-        You have used all {formatCount(limit)} tokens of your plan this month.
-      </p>
-      <p className="limit__text">
-        Upgrade for more tokens now, or wait until {formatDay(resetsOn)}, when your tokens renew.
-        Your conversations are kept either way.
-      </p>
-      <AppLink to={billingPlansPath} className="button button--primary button--small">
-        See plans
-      </AppLink>
-    </div>
-  )
 }

@@ -3,7 +3,7 @@ import type { Usage } from '@tessera/contracts/assistant'
 import { AppLink } from '@tessera/plugin-react/app-link'
 import { usePlatform } from '@tessera/plugin-react/platform'
 import { waitSentence, type ChatError } from '../../../lib/chat-errors.ts'
-import { formatCount, formatDay } from '../../../lib/format.ts'
+import { formatCount, formatDay } from '@tessera/plugin-react/format'
 import { billingPlansPath } from '../../../lib/paths.ts'
 
 interface FailurePanelProps {

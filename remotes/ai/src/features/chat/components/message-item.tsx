@@ -1,6 +1,6 @@
 import { memo } from 'react'
 import type { ChatMessage } from '@tessera/contracts/assistant'
-import { formatCount } from '../../../lib/format.ts'
+import { formatCount } from '@tessera/plugin-react/format'
 import { MarkdownView } from '../../markdown/components/markdown.tsx'
 
 /** What a message's status means to the reader, when it is not simply complete. */

@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import type { FormEvent, KeyboardEvent, ReactNode, RefObject } from 'react'
 import { MESSAGE_MAX_LENGTH } from '@tessera/contracts/assistant-values'
-import { formatCount } from '../../../lib/format.ts'
+import { formatCount } from '@tessera/plugin-react/format'
 import '../composer.css'
 import { Icon } from '../../../lib/icon.tsx'
 

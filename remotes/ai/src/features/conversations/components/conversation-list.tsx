@@ -1,6 +1,6 @@
 import { AppLink } from '@tessera/plugin-react/app-link'
 import { usePlatform } from '@tessera/plugin-react/platform'
-import { formatWhen } from '../../../lib/format.ts'
+import { formatWhen } from '@tessera/plugin-react/format'
 import { assistantRoutes } from '../../../lib/paths.ts'
 import type { ListState } from '../../chat/chat-store.ts'
 

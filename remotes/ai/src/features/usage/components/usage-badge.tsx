@@ -1,6 +1,6 @@
 import { AppLink } from '@tessera/plugin-react/app-link'
 import { usePlatform } from '@tessera/plugin-react/platform'
-import { formatCount } from '../../../lib/format.ts'
+import { formatCount } from '@tessera/plugin-react/format'
 import { billingPlansPath } from '../../../lib/paths.ts'
 import { usageLevel, useUsage } from '../use-usage.ts'
 import { usageSentence, UsageBar } from './usage-meter.tsx'

@@ -4,7 +4,7 @@ import { authPaths } from '../../../lib/destinations.ts'
 import { withNext } from '../../../lib/next-path.ts'
 import { notifyFailure } from '../../../lib/notify-failure.ts'
 import { usePlatform } from '@tessera/plugin-react/platform'
-import { useClient } from '../../../lib/use-client.ts'
+import { useAuthApi } from '../../../lib/use-auth-api.ts'
 import { AuthPage } from '../../account/components/auth-page.tsx'
 import { useSentEmail, type SentEmail } from '../../account/sent-email.tsx'
 
@@ -68,7 +68,7 @@ export function CheckEmailPage() {
 
 function ResendButton({ sent }: { sent: SentEmail }) {
   const platform = usePlatform()
-  const client = useClient()
+  const api = useAuthApi()
   const [pending, setPending] = useState(false)
   const [wait, setWait] = useState(RESEND_PAUSE_SECONDS)
 
@@ -84,12 +84,10 @@ function ResendButton({ sent }: { sent: SentEmail }) {
     try {
       const json = { email: sent.email, ...(sent.next ? { next: sent.next } : {}) }
       if (sent.kind === 'recovery') {
-        await client.api.auth.recover.$post({
-          json: { email: sent.email, next: authPaths.resetPassword },
-        })
+        await api.sendRecoveryLink({ email: sent.email, next: authPaths.resetPassword })
       } else {
         // A sign-in link to an address not yet confirmed is a fresh confirmation link.
-        await client.api.auth['magic-link'].$post({ json })
+        await api.sendMagicLink(json)
       }
       platform.notify({ kind: 'success', message: `We sent a new link to ${sent.email}.` })
       setWait(RESEND_PAUSE_SECONDS)

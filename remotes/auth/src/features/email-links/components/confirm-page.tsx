@@ -2,11 +2,11 @@ import { useCallback, useEffect, useRef, useState } from 'react'
 import type { ConfirmType, SignedIn } from '@tessera/contracts/auth'
 import { AppLink } from '@tessera/plugin-react/app-link'
 import { asApiError, retryAfterOf } from '@tessera/plugin-react/api-error'
-import type { AuthClient } from '../../../lib/client.ts'
+import type { AuthApi } from '../../../lib/auth-api.ts'
 import { authPaths, DEFAULT_DESTINATION } from '../../../lib/destinations.ts'
 import { safeNextPath } from '../../../lib/next-path.ts'
 import { usePlatform } from '@tessera/plugin-react/platform'
-import { useClient } from '../../../lib/use-client.ts'
+import { useAuthApi } from '../../../lib/use-auth-api.ts'
 import { AuthPage, Progress } from '../../account/components/auth-page.tsx'
 
 const linkTypes: readonly ConfirmType[] = [
@@ -51,13 +51,11 @@ const recoverySteps: Record<ConfirmType, { label: string; to: string }> = {
 // (or a remount) must not spend it twice and then report the second try as "already used".
 const redemptions = new Map<string, Promise<SignedIn>>()
 
-function redeem(client: AuthClient, tokenHash: string, type: ConfirmType): Promise<SignedIn> {
+function redeem(api: AuthApi, tokenHash: string, type: ConfirmType): Promise<SignedIn> {
   const key = `${type}:${tokenHash}`
   let redemption = redemptions.get(key)
   if (redemption === undefined) {
-    redemption = client.api.auth.confirm
-      .$post({ json: { tokenHash, type } })
-      .then((response) => response.json())
+    redemption = api.confirm({ tokenHash, type })
     // A failure may be worth retrying (a network blip), so only success stays remembered.
     redemption.catch(() => redemptions.delete(key))
     redemptions.set(key, redemption)
@@ -93,7 +91,7 @@ function successMessage(type: ConfirmType, body: SignedIn): string {
  */
 export function ConfirmPage() {
   const platform = usePlatform()
-  const client = useClient()
+  const api = useAuthApi()
   // The link as opened: read once, since moving on changes the address before this unmounts.
   const [link] = useState(() => {
     const search = new URLSearchParams(window.location.search)
@@ -132,7 +130,7 @@ export function ConfirmPage() {
     }
     let current = true
     setState({ status: 'working' })
-    redeem(client, tokenHash, rawType).then(
+    redeem(api, tokenHash, rawType).then(
       (body) => {
         if (current) void complete(body)
       },
@@ -172,7 +170,7 @@ export function ConfirmPage() {
     return () => {
       current = false
     }
-  }, [client, tokenHash, rawType, complete, attempt])
+  }, [api, tokenHash, rawType, complete, attempt])
 
   useEffect(() => {
     if (state.status === 'failed') alertRef.current?.focus()

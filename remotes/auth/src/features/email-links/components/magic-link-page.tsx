@@ -1,13 +1,13 @@
 import { AppLink } from '@tessera/plugin-react/app-link'
 import { authPaths } from '../../../lib/destinations.ts'
 import { withNext } from '../../../lib/next-path.ts'
-import { useClient } from '../../../lib/use-client.ts'
+import { useAuthApi } from '../../../lib/use-auth-api.ts'
 import { useLeaveWhenSignedIn, useNext } from '../../sign-in/components/sign-in-page.tsx'
 import { EmailLinkRequest } from './email-link-request.tsx'
 
 /** `/auth/magic-link`: sign in with a link sent by email, no password. */
 export function MagicLinkPage() {
-  const client = useClient()
+  const api = useAuthApi()
   const next = useNext()
   useLeaveWhenSignedIn(next)
   return (
@@ -19,10 +19,7 @@ export function MagicLinkPage() {
       kind="magiclink"
       next={next}
       send={async (email) => {
-        const response = await client.api.auth['magic-link'].$post({
-          json: { email, ...(next ? { next } : {}) },
-        })
-        return response.json()
+        return api.sendMagicLink({ email, ...(next ? { next } : {}) })
       }}
       alternatives={
         <AppLink to={withNext(authPaths.signIn, next)}>Sign in with your password instead</AppLink>

@@ -1,6 +1,6 @@
 import { useId } from 'react'
 import { usePlatform } from '@tessera/plugin-react/platform'
-import { useClient } from '../../../lib/use-client.ts'
+import { useAuthApi } from '../../../lib/use-auth-api.ts'
 import { Field } from '../../forms/components/field.tsx'
 import { FormAlert } from '../../forms/components/form-alert.tsx'
 import { SubmitButton } from '../../forms/components/submit-button.tsx'
@@ -10,14 +10,13 @@ import { checkDisplayName } from '../../forms/validation.ts'
 /** The display name shown in the header and to other people. */
 export function DisplayNameForm({ current }: { current: string | null }) {
   const platform = usePlatform()
-  const client = useClient()
+  const api = useAuthApi()
   const headingId = useId()
 
   const form = useForm({
     fields: { displayName: { initial: current ?? '', validate: checkDisplayName } },
     submit: async ({ displayName }) => {
-      const response = await client.api.me.profile.$patch({ json: { displayName } })
-      const body = await response.json()
+      const body = await api.updateProfile({ displayName })
       form.reset({ displayName: body.profile.displayName ?? '' })
       platform.notify({ kind: 'success', message: 'Your display name is saved.' })
       // The header shows the name; the BFF also tells every other tab (USER_UPDATED).

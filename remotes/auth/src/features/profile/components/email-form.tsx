@@ -2,7 +2,7 @@ import { useId } from 'react'
 import type { MeUser } from '@tessera/contracts/auth'
 import { authPaths } from '../../../lib/destinations.ts'
 import { usePlatform } from '@tessera/plugin-react/platform'
-import { useClient } from '../../../lib/use-client.ts'
+import { useAuthApi } from '../../../lib/use-auth-api.ts'
 import { Field } from '../../forms/components/field.tsx'
 import { FormAlert } from '../../forms/components/form-alert.tsx'
 import { SubmitButton } from '../../forms/components/submit-button.tsx'
@@ -18,7 +18,7 @@ export function EmailForm({
   onRequested: () => Promise<void>
 }) {
   const platform = usePlatform()
-  const client = useClient()
+  const api = useAuthApi()
   const headingId = useId()
 
   const form = useForm({
@@ -32,10 +32,7 @@ export function EmailForm({
       },
     },
     submit: async ({ email }) => {
-      const response = await client.api.me.email.$post({
-        json: { email, next: authPaths.profile },
-      })
-      const body = await response.json()
+      const body = await api.changeEmail({ email, next: authPaths.profile })
       form.reset({ email: '' })
       platform.notify({
         kind: 'success',

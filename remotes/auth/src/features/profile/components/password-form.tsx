@@ -1,7 +1,7 @@
 import { useId } from 'react'
 import type { SignedIn } from '@tessera/contracts/auth'
 import { usePlatform } from '@tessera/plugin-react/platform'
-import { useClient } from '../../../lib/use-client.ts'
+import { useAuthApi } from '../../../lib/use-auth-api.ts'
 import { PasswordField } from '../../forms/components/field.tsx'
 import { FormAlert } from '../../forms/components/form-alert.tsx'
 import { PasswordStrengthHint } from '../../forms/components/password-strength-hint.tsx'
@@ -26,7 +26,7 @@ export function PasswordForm({
   submitLabel = 'Change password',
 }: PasswordFormProps) {
   const platform = usePlatform()
-  const client = useClient()
+  const api = useAuthApi()
   const headingId = useId()
 
   const form = useForm({
@@ -39,10 +39,10 @@ export function PasswordForm({
       },
     },
     submit: async ({ currentPassword, password }) => {
-      const response = await client.api.me.password.$post({
-        json: { password, ...(recovery ? {} : { currentPassword }) },
+      const body = await api.changePassword({
+        password,
+        ...(recovery ? {} : { currentPassword }),
       })
-      const body = await response.json()
       form.reset({ currentPassword: '', password: '', confirmation: '' })
       platform.notify({
         kind: 'success',

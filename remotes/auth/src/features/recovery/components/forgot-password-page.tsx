@@ -1,13 +1,13 @@
 import { AppLink } from '@tessera/plugin-react/app-link'
 import { authPaths } from '../../../lib/destinations.ts'
 import { withNext } from '../../../lib/next-path.ts'
-import { useClient } from '../../../lib/use-client.ts'
+import { useAuthApi } from '../../../lib/use-auth-api.ts'
 import { EmailLinkRequest } from '../../email-links/components/email-link-request.tsx'
 import { useNext } from '../../sign-in/components/sign-in-page.tsx'
 
 /** `/auth/forgot-password`: asks for a reset link. The answer is the same for every address. */
 export function ForgotPasswordPage() {
-  const client = useClient()
+  const api = useAuthApi()
   const next = useNext()
   return (
     <EmailLinkRequest
@@ -18,10 +18,7 @@ export function ForgotPasswordPage() {
       kind="recovery"
       next={next}
       send={async (email) => {
-        const response = await client.api.auth.recover.$post({
-          json: { email, next: authPaths.resetPassword },
-        })
-        return response.json()
+        return api.sendRecoveryLink({ email, next: authPaths.resetPassword })
       }}
       alternatives={
         <>

@@ -4,12 +4,12 @@ import { asApiError } from '@tessera/plugin-react/api-error'
 import { authPaths } from '../../../lib/destinations.ts'
 import { notifyFailure } from '../../../lib/notify-failure.ts'
 import { usePlatform } from '@tessera/plugin-react/platform'
-import { useClient } from '../../../lib/use-client.ts'
+import { useAuthApi } from '../../../lib/use-auth-api.ts'
 import { AccountNav } from '../../account/components/account-nav.tsx'
 import { AuthPage, Progress } from '../../account/components/auth-page.tsx'
 import { RequireSignIn } from '../../account/components/require-sign-in.tsx'
 import { signOut } from '../../sign-out/sign-out.ts'
-import { formatDateTime, formatRelative } from './time.ts'
+import { formatDateTime, formatRelative } from '@tessera/plugin-react/format'
 
 type ListState =
   | { status: 'loading' }
@@ -27,14 +27,13 @@ export function SessionsPage() {
 
 function Sessions() {
   const platform = usePlatform()
-  const client = useClient()
+  const api = useAuthApi()
   const [list, setList] = useState<ListState>({ status: 'loading' })
   const [signingOutEverywhere, setSigningOutEverywhere] = useState(false)
 
   const load = useCallback(async () => {
     try {
-      const response = await client.api.me.sessions.$get()
-      const body = await response.json()
+      const body = await api.sessions()
       // The current device first, then the most recently seen.
       const sessions = [...body.sessions].sort(
         (a, b) => Number(b.current) - Number(a.current) || b.lastSeenAt.localeCompare(a.lastSeenAt),
@@ -48,7 +47,7 @@ function Sessions() {
         message: apiError?.message ?? 'Your sessions could not be loaded. Try again in a moment.',
       })
     }
-  }, [client])
+  }, [api])
 
   useEffect(() => {
     void load()
@@ -103,7 +102,7 @@ function Sessions() {
               aria-busy={signingOutEverywhere}
               onClick={() => {
                 setSigningOutEverywhere(true)
-                void signOut(platform, client, 'global').then((done) => {
+                void signOut(platform, api, 'global').then((done) => {
                   if (!done) setSigningOutEverywhere(false)
                 })
               }}
@@ -126,7 +125,7 @@ interface SessionRowProps {
 /** One device, with a two-step sign-out: the first press asks, the second does it. */
 export function SessionRow({ session, onRevoked }: SessionRowProps) {
   const platform = usePlatform()
-  const client = useClient()
+  const api = useAuthApi()
   const [step, setStep] = useState<'idle' | 'confirming' | 'pending'>('idle')
   const confirmRef = useRef<HTMLButtonElement>(null)
   const askRef = useRef<HTMLButtonElement>(null)
@@ -149,7 +148,7 @@ export function SessionRow({ session, onRevoked }: SessionRowProps) {
     if (step === 'pending') return
     setStep('pending')
     try {
-      await client.api.me.sessions[':id'].$delete({ param: { id: session.id } })
+      await api.revokeSession(session.id)
     } catch (error) {
       notifyFailure(platform, error, `${session.device} could not be signed out.`)
       returnFocus.current = true

@@ -4,7 +4,7 @@ import { authPaths, DEFAULT_DESTINATION } from '../../../lib/destinations.ts'
 import { safeNextPath, withNext } from '../../../lib/next-path.ts'
 import { notifyFailure } from '../../../lib/notify-failure.ts'
 import { usePlatform, useSession } from '@tessera/plugin-react/platform'
-import { useClient } from '../../../lib/use-client.ts'
+import { useAuthApi } from '../../../lib/use-auth-api.ts'
 import { useSearchParams } from '@tessera/plugin-react/use-search'
 import { AuthPage } from '../../account/components/auth-page.tsx'
 import { useSentEmail } from '../../account/sent-email.tsx'
@@ -40,7 +40,7 @@ export function useLeaveWhenSignedIn(next: string | null): void {
 /** `/auth/sign-in`: email and password, with ways out for people who cannot use them. */
 export function SignInPage() {
   const platform = usePlatform()
-  const client = useClient()
+  const api = useAuthApi()
   const next = useNext()
   const [, setSent] = useSentEmail()
   const [resending, setResending] = useState(false)
@@ -52,8 +52,7 @@ export function SignInPage() {
       password: { validate: checkPassword },
     },
     submit: async ({ email, password }) => {
-      const response = await client.api.auth['sign-in'].$post({ json: { email, password } })
-      const body = await response.json()
+      const body = await api.signIn({ email, password })
       platform.notify({
         kind: 'success',
         message: `Signed in as ${body.user.displayName ?? body.user.email}.`,
@@ -67,9 +66,7 @@ export function SignInPage() {
     setResending(true)
     try {
       // For an address not yet confirmed, a sign-in link is a fresh confirmation link.
-      await client.api.auth['magic-link'].$post({
-        json: { email: form.values.email, ...(next ? { next } : {}) },
-      })
+      await api.sendMagicLink({ email: form.values.email, ...(next ? { next } : {}) })
       setSent({ email: form.values.email.trim(), kind: 'signup', next })
       platform.navigate(authPaths.checkEmail)
     } catch (error) {

@@ -2,7 +2,7 @@ import { AppLink } from '@tessera/plugin-react/app-link'
 import { authPaths } from '../../../lib/destinations.ts'
 import { withNext } from '../../../lib/next-path.ts'
 import { usePlatform } from '@tessera/plugin-react/platform'
-import { useClient } from '../../../lib/use-client.ts'
+import { useAuthApi } from '../../../lib/use-auth-api.ts'
 import { AuthPage } from '../../account/components/auth-page.tsx'
 import { useSentEmail } from '../../account/sent-email.tsx'
 import { Field, PasswordField } from '../../forms/components/field.tsx'
@@ -21,7 +21,7 @@ import { PasswordStrengthHint } from '../../forms/components/password-strength-h
 /** `/auth/sign-up`: a new account, confirmed by a link sent to the address. */
 export function SignUpPage() {
   const platform = usePlatform()
-  const client = useClient()
+  const api = useAuthApi()
   const next = useNext()
   const [, setSent] = useSentEmail()
   useLeaveWhenSignedIn(next)
@@ -38,15 +38,12 @@ export function SignUpPage() {
     },
     submit: async ({ displayName, email, password }) => {
       const name = displayName.trim()
-      const response = await client.api.auth['sign-up'].$post({
-        json: {
-          email,
-          password,
-          ...(name === '' ? {} : { displayName: name }),
-          ...(next ? { next } : {}),
-        },
+      const body = await api.signUp({
+        email,
+        password,
+        ...(name === '' ? {} : { displayName: name }),
+        ...(next ? { next } : {}),
       })
-      const body = await response.json()
       if ('status' in body) {
         setSent({ email: body.email, kind: 'signup', next })
         platform.navigate(authPaths.checkEmail)

@@ -5,7 +5,7 @@ import { AppLink } from '@tessera/plugin-react/app-link'
 import { authPaths } from '../../../lib/destinations.ts'
 import { withNext } from '../../../lib/next-path.ts'
 import { usePlatform, useSession } from '@tessera/plugin-react/platform'
-import { useClient } from '../../../lib/use-client.ts'
+import { useAuthApi } from '../../../lib/use-auth-api.ts'
 import { signOut } from '../../sign-out/sign-out.ts'
 import '../user-menu.css'
 
@@ -67,7 +67,7 @@ function SignInLink() {
 
 function SignedInMenu({ label, email }: { label: string; email: string }) {
   const platform = usePlatform()
-  const client = useClient()
+  const api = useAuthApi()
   const [open, setOpen] = useState(false)
   const [pending, setPending] = useState<SignOutScope | null>(null)
   const buttonId = useId()
@@ -110,7 +110,7 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
     if (pending !== null) return
     setPending(scope)
     close(true)
-    const done = await signOut(platform, client, scope)
+    const done = await signOut(platform, api, scope)
     // When it worked this menu is gone (the header shows "Sign in"); otherwise it is usable again.
     if (!done) setPending(null)
   }

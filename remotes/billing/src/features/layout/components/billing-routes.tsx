@@ -8,6 +8,8 @@ import { OverviewPage } from '../../overview/components/overview-page.tsx'
 import { PlansPage } from '../../plans/components/plans-page.tsx'
 import { BillingPage, HeadingFocusContext } from './billing-page.tsx'
 import '../billing-pages.css'
+import '../plans.css'
+import '../billing-small-screens.css'
 
 const pages: Record<string, () => ReactNode> = {
   '/': () => <OverviewPage />,

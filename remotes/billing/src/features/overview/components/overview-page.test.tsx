@@ -10,7 +10,7 @@ import {
   subscriptionBody,
   watchRedirects,
 } from '../../../testing/render-page.tsx'
-import { formatDate } from '../../../lib/format.ts'
+import { formatDate } from '@tessera/plugin-react/format'
 import { OverviewPage } from './overview-page.tsx'
 
 afterEach(() => {

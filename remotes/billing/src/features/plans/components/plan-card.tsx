@@ -2,7 +2,8 @@ import { useId } from 'react'
 import type { PlanView } from '@tessera/contracts/billing'
 import { AppLink } from '@tessera/plugin-react/app-link'
 import type { PaidPlanId } from '../../../lib/billing-api.ts'
-import { formatModels, formatPrice, formatTokens } from '../../../lib/format.ts'
+import { formatMoney } from '@tessera/plugin-react/format'
+import { formatModels, formatTokens } from '../../../lib/plan-wording.ts'
 import { billingPaths, otherPaths, withNext } from '../../../lib/paths.ts'
 
 /** What a plan's card offers the person looking at it. */
@@ -36,7 +37,7 @@ export function PlanCard({
   onOpenPortal,
 }: PlanCardProps) {
   const headingId = useId()
-  const price = formatPrice(plan.monthlyPrice, plan.currency)
+  const price = formatMoney(plan.monthlyPrice, plan.currency)
   return (
     <li
       className={current ? 'plan-card plan-card--current' : 'plan-card'}

@@ -1,0 +1,67 @@
+import { lazy, Suspense } from 'react'
+import type { ComponentType } from 'react'
+import { CONTRACT_MAJOR, definePlugin } from '@tessera/contracts/plugin'
+import type { MountFn, Plugin, SlotName } from '@tessera/contracts/plugin'
+import { mountReact } from './mount-react.tsx'
+import { withAnnouncedNavigation } from './use-search.ts'
+
+export interface ReactPluginOptions {
+  /** The federation name, the unscoped part of the package name (`billing`). */
+  name: string
+  /**
+   * The remote's pages, imported on first visit only so the slots, shown on every page, stay
+   * small: `() => import('./features/layout/components/billing-routes.tsx')`.
+   */
+  routes?: () => Promise<{ default: ComponentType }>
+  /** What the page says while its module loads: `Loading billing…`. */
+  loading?: string
+  /** The component each named place of the host's frame shows. */
+  slots?: Partial<Record<SlotName, ComponentType>>
+}
+
+/**
+ * A plugin of React components on the current contract major: each mount gets its own React
+ * root (mountReact) and a platform whose navigations are announced to `useSearchParams`.
+ */
+export function defineReactPlugin(options: ReactPluginOptions): Plugin {
+  const mountComponent =
+    (Component: ComponentType): MountFn =>
+    (el, platform) =>
+      mountReact(el, withAnnouncedNavigation(platform), <Component />)
+
+  let routes: Plugin['routes']
+  if (options.routes !== undefined) {
+    const Routes = lazy(options.routes)
+    const loading = options.loading ?? 'Loading…'
+    const LoadingRoutes = () => (
+      <Suspense
+        fallback={
+          <p className="page-loading" role="status">
+            {loading}
+          </p>
+        }
+      >
+        <Routes />
+      </Suspense>
+    )
+    routes = { mount: mountComponent(LoadingRoutes) }
+  }
+
+  let slots: Plugin['slots']
+  if (options.slots !== undefined) {
+    slots = {}
+    for (const [slot, Component] of Object.entries(options.slots) as [
+      SlotName,
+      ComponentType | undefined,
+    ][]) {
+      if (Component !== undefined) slots[slot] = mountComponent(Component)
+    }
+  }
+
+  return definePlugin({
+    name: options.name,
+    contract: CONTRACT_MAJOR,
+    ...(routes === undefined ? {} : { routes }),
+    ...(slots === undefined ? {} : { slots }),
+  })
+}
