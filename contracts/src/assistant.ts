@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { errorCodes } from './errors.ts'
 import { assistantModels } from './plans.ts'
 import { CONVERSATION_TITLE_MAX_LENGTH, MESSAGE_MAX_LENGTH } from './assistant-values.ts'
+import { plainText } from './text.ts'
 
 export * from './assistant-values.ts'
 
@@ -36,7 +37,7 @@ export const conversationPageQuerySchema = z.object({
     .min(1, 'The page size must be at least 1.')
     .max(CONVERSATION_PAGE_MAX, `The page size can be at most ${CONVERSATION_PAGE_MAX}.`)
     .default(CONVERSATION_PAGE_DEFAULT),
-  cursor: z.string().min(1).max(200).optional(),
+  cursor: z.string().min(1).max(200).check(plainText()).optional(),
 })
 
 const titleSchema = z
@@ -47,6 +48,7 @@ const titleSchema = z
     CONVERSATION_TITLE_MAX_LENGTH,
     `A title can have at most ${CONVERSATION_TITLE_MAX_LENGTH} characters.`,
   )
+  .check(plainText('A title cannot contain control characters.'))
 
 /** `POST /api/assistant/conversations` (title optional: the first message names it). */
 export const createConversationBodySchema = z.strictObject({ title: titleSchema.optional() })
@@ -99,7 +101,8 @@ export const sendMessageBodySchema = z.strictObject({
     .string({ error: 'Write a message.' })
     .trim()
     .min(1, 'Write a message.')
-    .max(MESSAGE_MAX_LENGTH, `A message can have at most ${MESSAGE_MAX_LENGTH} characters.`),
+    .max(MESSAGE_MAX_LENGTH, `A message can have at most ${MESSAGE_MAX_LENGTH} characters.`)
+    .check(plainText('A message cannot contain control characters.')),
 })
 export type SendMessageBody = z.infer<typeof sendMessageBodySchema>
 

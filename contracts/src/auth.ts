@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { authEventNames } from './platform.ts'
 import { entitlementsSchema } from './plans.ts'
+import { plainText } from './text.ts'
 
 /** Passwords shorter than this are refused before they reach Supabase Auth. */
 export const PASSWORD_MIN_LENGTH = 8
@@ -8,19 +9,17 @@ export const PASSWORD_MIN_LENGTH = 8
 export const PASSWORD_MAX_BYTES = 72
 export const DISPLAY_NAME_MAX_LENGTH = 80
 
-// With the `u` flag a well-formed surrogate pair is one code point, so this matches lone halves
-// only: they cannot be encoded as UTF-8, so Postgres and Supabase Auth would fail on them.
-const loneSurrogate = /[\uD800-\uDFFF]/u
-// eslint-disable-next-line no-control-regex -- refusing control characters is the point
-const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/u
-// Bidirectional overrides let a name display as something other than what it is.
-const bidiOverride = /[\u202a-\u202e\u2066-\u2069]/u
+// What a display name refuses beyond the text rule: it is one line shown to others, so no tab
+// or line break, no C1 control, and no bidirectional override (they let a name display as
+// something other than what it is).
+const notInDisplayName = /[\t\n\r\u0080-\u009f\u202a-\u202e\u2066-\u2069]/u
 
 /** An email address as people type it: trimmed and lowercased before it is checked. */
 export const emailSchema = z
   .string({ error: 'Enter your email address.' })
   .trim()
   .toLowerCase()
+  .check(plainText('An email address cannot contain control characters.'))
   .pipe(
     z
       .email({ error: 'Enter a valid email address, like name@example.com.' })
@@ -35,10 +34,7 @@ export const passwordSchema = z
     (value) => new TextEncoder().encode(value).length <= PASSWORD_MAX_BYTES,
     `A password can have at most ${PASSWORD_MAX_BYTES} bytes.`,
   )
-  .refine(
-    (value) => !loneSurrogate.test(value) && !value.includes('\u0000'),
-    'The password contains a character that cannot be used.',
-  )
+  .check(plainText('The password contains a character that cannot be used.'))
 
 /** A password being chosen (sign-up, new password): at least `PASSWORD_MIN_LENGTH` characters. */
 export const newPasswordSchema = passwordSchema.refine(
@@ -55,9 +51,9 @@ export const displayNameSchema = z
     DISPLAY_NAME_MAX_LENGTH,
     `A display name can have at most ${DISPLAY_NAME_MAX_LENGTH} characters.`,
   )
+  .check(plainText('A display name cannot contain control characters.'))
   .refine(
-    (value) =>
-      !controlCharacter.test(value) && !loneSurrogate.test(value) && !bidiOverride.test(value),
+    (value) => !notInDisplayName.test(value),
     'A display name cannot contain control characters.',
   )
 
@@ -68,6 +64,7 @@ export const displayNameSchema = z
 export const nextPathSchema = z
   .string()
   .max(512, 'The return path is too long.')
+  .check(plainText())
   .regex(/^\/(?![/\\])[\x21-\x7e]*$/, 'The return path must be a path on this site, like /billing.')
 
 /** Email link types the BFF redeems (`POST /api/auth/confirm`). */

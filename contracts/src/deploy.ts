@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { remoteDescriptorSchema, remoteNameSchema, semverSchema } from './descriptor.ts'
 import type { RemoteDescriptor } from './descriptor.ts'
+import { plainText } from './text.ts'
 
 /**
  * The majors of the singletons the host shares with every remote (`react`, `react-dom`). They are
@@ -48,7 +49,10 @@ export const registerVersionBodySchema = z.strictObject({
    * Public URL of the folder holding the uploaded build; must end in `/<name>/<version>`, the
    * immutable path (`remoteEntry.js` has no content hash, so its URL must never serve new bytes).
    */
-  baseUrl: z.url({ protocol: /^https?$/ }).max(500),
+  baseUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(500)
+    .check(plainText()),
 })
 export type RegisterVersionBody = z.infer<typeof registerVersionBodySchema>
 

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { slotNames } from './plugin.ts'
+import { plainText } from './text.ts'
 
 export const remoteNameSchema = z
   .string()
@@ -22,12 +23,12 @@ export const publicPathsSchema = z
   .max(20)
 
 export const navSchema = z.object({
-  label: z.string().min(1).max(40),
+  label: z.string().min(1).max(40).check(plainText()),
   order: z.number().int(),
 })
 
 export const remoteFileSchema = z.object({
-  path: z.string().min(1),
+  path: z.string().min(1).check(plainText()),
   sha256: z.string().regex(/^[0-9a-f]{64}$/),
   bytes: z.number().int().nonnegative(),
 })
@@ -43,17 +44,17 @@ export const remoteDescriptorSchema = z.object({
   /** Pages visitors may open signed out; optional (absent: every page needs a session). */
   publicPaths: publicPathsSchema.optional(),
   /** Path of the federation entry relative to the descriptor. */
-  entry: z.string().min(1),
+  entry: z.string().min(1).check(plainText()),
   /** Versions of the shared singletons the build was made against. */
-  shared: z.record(z.string(), semverSchema),
+  shared: z.record(z.string().check(plainText()), semverSchema),
   files: z.array(remoteFileSchema),
   /**
    * What the exposed module needs as soon as it loads (its static import closure: JS chunks and
    * CSS), relative to the descriptor. A host fetches them alongside the entry instead of one
    * import after another. Optional: descriptors written before it existed stay valid.
    */
-  preload: z.array(z.string().min(1)).max(100).optional(),
-  builtAt: z.string(),
+  preload: z.array(z.string().min(1).check(plainText())).max(100).optional(),
+  builtAt: z.string().max(100).check(plainText()),
 })
 export type RemoteDescriptor = z.infer<typeof remoteDescriptorSchema>
 

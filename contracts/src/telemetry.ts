@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { remoteNameSchema, semverSchema } from './descriptor.ts'
+import { plainText } from './text.ts'
 
 /** Where in loading or running a remote a failure happened. */
 export const remoteErrorStages = ['entry', 'plugin', 'contract', 'mount', 'runtime'] as const
@@ -10,7 +11,7 @@ export const remoteErrorReportSchema = z.strictObject({
   remote: remoteNameSchema,
   version: semverSchema,
   stage: z.enum(remoteErrorStages),
-  message: z.string().max(2000),
+  message: z.string().max(2000).check(plainText()),
   /** True when the host fell back to the previous version or the fallback card. */
   fellBack: z.boolean().optional(),
 })

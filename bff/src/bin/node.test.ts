@@ -1,4 +1,5 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { connect } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { LIVE_EVENT_NAME, registrySnapshotSchema, signedInSchema } from '@tessera/contracts'
@@ -126,6 +127,93 @@ describe('startBff', () => {
     const limited = await post('3.3.3.3')
     expect(limited.status).toBe(429)
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0)
+  })
+
+  it('rate-limits by the X-Forwarded-For client when the connection comes from a trusted proxy', async () => {
+    const proxied = await startBff({
+      env: {
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        HOST_DIST: join(dir, 'dist'),
+        TELEMETRY_RATE_LIMIT: '1',
+        SUPABASE_URL: supabase.url,
+        PUBLIC_ORIGIN: 'http://app.tessera.test',
+        // The test's own connections come from loopback: they play the load balancer.
+        TRUSTED_PROXIES: '127.0.0.1/32,::1',
+      },
+      sql,
+    })
+    try {
+      const post = (forwardedFor: string) =>
+        fetch(`${proxied.url}/api/telemetry/remote-errors`, {
+          method: 'POST',
+          headers: {
+            origin: proxied.url,
+            'x-tessera-csrf': '1',
+            'content-type': 'application/json',
+            'x-forwarded-for': forwardedFor,
+          },
+          body: JSON.stringify({
+            remote: 'billing',
+            version: '1.2.3',
+            stage: 'entry',
+            message: 'x',
+          }),
+        })
+      expect((await post('198.51.100.1')).status).toBe(202)
+      expect((await post('198.51.100.2')).status).toBe(202)
+      // A client that prepends an address of its choice is still keyed by the hop the proxy saw.
+      expect((await post('203.0.113.77, 198.51.100.1')).status).toBe(429)
+    } finally {
+      await proxied.close()
+    }
+  })
+
+  it('takes the client address from the PROXY protocol header when PROXY_PROTOCOL is on', async () => {
+    const proxied = await startBff({
+      env: {
+        PORT: '0',
+        LOG_LEVEL: 'silent',
+        HOST_DIST: join(dir, 'dist'),
+        TELEMETRY_RATE_LIMIT: '1',
+        SUPABASE_URL: supabase.url,
+        PUBLIC_ORIGIN: 'http://app.tessera.test',
+        PROXY_PROTOCOL: 'true',
+      },
+      sql,
+    })
+    // What HAProxy's send-proxy sends: the header, then the client's HTTP request.
+    const post = (client: string) =>
+      new Promise<string>((resolve, reject) => {
+        const body = JSON.stringify({
+          remote: 'billing',
+          version: '1.2.3',
+          stage: 'entry',
+          message: 'x',
+        })
+        const socket = connect(proxied.port, '127.0.0.1', () => {
+          socket.write(
+            `PROXY TCP4 ${client} 10.0.0.1 50000 8787\r\n` +
+              `POST /api/telemetry/remote-errors HTTP/1.1\r\nHost: bff\r\nOrigin: ${proxied.url}\r\n` +
+              `X-Tessera-Csrf: 1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n` +
+              `Connection: close\r\n\r\n${body}`,
+          )
+        })
+        let answer = ''
+        socket.on('data', (chunk) => (answer += chunk.toString()))
+        socket.on('close', () => resolve(answer.split(' ')[1] ?? ''))
+        socket.on('error', reject)
+      })
+    try {
+      expect(await post('198.51.100.1')).toBe('202')
+      expect(await post('198.51.100.2')).toBe('202')
+      expect(await post('198.51.100.1')).toBe('429')
+      // A connection without the header is closed unanswered.
+      const plain = await fetch(`${proxied.url}/api/health`).catch((error: unknown) => error)
+      expect(plain).toBeInstanceOf(Error)
+    } finally {
+      await proxied.close()
+    }
   })
 
   it('signs up, confirms and keeps the session in an HttpOnly cookie over real HTTP', async () => {

@@ -1,9 +1,12 @@
 import type { Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { AddressInfo, Socket } from 'node:net'
 import { serve } from '@hono/node-server'
+import type { HttpBindings } from '@hono/node-server'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Sql } from '@tessera/db/sql'
 import { createApp } from '../http/app.ts'
+import { resolveClientAddress } from '../platform/client-address.ts'
+import { acceptProxyProtocol } from '../platform/proxy-protocol.ts'
 import { systemClock } from '../platform/clock.ts'
 import { openBffDatabase, prepareBffDatabase } from '../platform/database.ts'
 import { EnvError, loadEnv } from '../platform/env.ts'
@@ -63,9 +66,16 @@ function urlHost(hostName: string): string {
   return hostName.includes(':') ? `[${hostName}]` : hostName
 }
 
-function listen(fetch: Parameters<typeof serve>[0]['fetch'], hostname: string, port: number) {
+function listen(
+  fetch: Parameters<typeof serve>[0]['fetch'],
+  hostname: string,
+  port: number,
+  prepare: (server: Server) => void,
+) {
   return new Promise<Server>((resolve, reject) => {
     const server = serve({ fetch, hostname, port }) as Server
+    // Still synchronous with listen(): no connection has arrived yet.
+    prepare(server)
     server.once('error', reject)
     server.once('listening', () => {
       server.off('error', reject)
@@ -98,7 +108,11 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
     pollMs: options.registryPollMs,
     onError: (error) => logger.error('registry poll failed', { error }),
   })
+  // With PROXY_PROTOCOL, the client address each connection's header named (see listen below).
+  let proxiedSource: (socket: Socket) => string | undefined = () => undefined
+  const background = new AbortController()
   const app = createApp({
+    background: { signal: background.signal, sweepEveryMs: 60_000 },
     env,
     logger,
     registry,
@@ -107,7 +121,13 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
     origins,
     telemetry,
     assets: createHostDist(env.HOST_DIST),
-    clientKey: (c) => getConnInfo(c).remote.address,
+    clientKey: (c) =>
+      resolveClientAddress({
+        peer:
+          proxiedSource((c.env as HttpBindings).incoming.socket) ?? getConnInfo(c).remote.address,
+        forwardedFor: c.req.header('x-forwarded-for'),
+        trustedProxies: env.TRUSTED_PROXIES,
+      }),
     modelFetch: createNodeFetch(),
     db: sql,
     authGateway: createSupabaseAuthGateway({
@@ -125,14 +145,21 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
   try {
     stopWatching = await publishRegistryChanges({ registry, hub, logger, clock })
   } catch (error) {
+    background.abort()
     if (ownsSql) await sql.close()
     throw error
   }
 
   let server: Server
   try {
-    server = await listen(app.fetch, env.HOST_NAME, env.PORT)
+    server = await listen(app.fetch, env.HOST_NAME, env.PORT, (created) => {
+      if (!env.PROXY_PROTOCOL) return
+      proxiedSource = acceptProxyProtocol(created, {
+        onInvalid: (reason) => logger.warn('connection refused', { reason }),
+      })
+    })
   } catch (error) {
+    background.abort()
     stopWatching()
     if (ownsSql) await sql.close()
     throw error
@@ -150,6 +177,7 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
   let closing: Promise<void> | null = null
   const close = (): Promise<void> => {
     closing ??= new Promise<void>((resolve, reject) => {
+      background.abort()
       stopWatching()
       // Ending the hub ends every SSE stream, so their connections can finish.
       hub.close()

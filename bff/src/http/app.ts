@@ -24,6 +24,7 @@ import { billingRoutes, signatureAuthenticatedPaths } from '../modules/billing/b
 import { DEPLOY_PATH_PREFIX, deployRoutes } from '../modules/deploy/deploy-routes.ts'
 import { eventsRoutes } from '../modules/events/events-routes.ts'
 import { healthRoutes } from './health-routes.ts'
+import { cspReportRoutes } from './csp-report-routes.ts'
 import { meRoutes } from '../modules/identity/me-routes.ts'
 import { remoteOverridesRoutes } from '../modules/registry/overrides-routes.ts'
 import { remotesRoutes } from '../modules/registry/remotes-routes.ts'
@@ -69,8 +70,13 @@ export interface AppDeps {
     | 'SESSION_COOKIE_MAX_AGE_SECONDS'
     | 'SESSION_REFRESH_MARGIN_SECONDS'
     | 'SESSION_TOUCH_INTERVAL_SECONDS'
+    | 'SESSION_ABSOLUTE_LIFETIME_SECONDS'
+    | 'SESSION_IDLE_TIMEOUT_SECONDS'
     | 'RECOVERY_WINDOW_SECONDS'
-    | 'SIGN_IN_MAX_FAILURES_PER_EMAIL'
+    | 'SIGN_IN_FREE_FAILURES_PER_ACCOUNT'
+    | 'SIGN_IN_BACKOFF_BASE_SECONDS'
+    | 'SIGN_IN_BACKOFF_MAX_SECONDS'
+    | 'SIGN_IN_BACKOFF_MEMORY_SECONDS'
     | 'SIGN_IN_MAX_FAILURES_PER_CLIENT'
     | 'SIGN_IN_FAILURE_WINDOW_SECONDS'
     | 'EMAIL_SEND_RATE_LIMIT'
@@ -91,6 +97,7 @@ export interface AppDeps {
     | 'ASSISTANT_MODERATION'
     | 'ASSISTANT_FIRST_TOKEN_TIMEOUT_MS'
     | 'ASSISTANT_IDLE_TIMEOUT_MS'
+    | 'ASSISTANT_MAX_ANSWER_SECONDS'
     | 'ASSISTANT_MAX_ANSWER_TOKENS'
     | 'ASSISTANT_HISTORY_MESSAGES'
     | 'ASSISTANT_HISTORY_CHARS'
@@ -112,13 +119,21 @@ export interface AppDeps {
   telemetry?: TelemetryStore
   /** Defaults to `env.ALLOWED_ORIGINS`; the Node entry adds its own origin to it. */
   origins?: OriginAllowlist
-  /** The client's network address, from the runtime (never from request headers). */
+  /**
+   * The client's network address, for per-client limits: the Node entry's comes from
+   * platform/client-address.ts (X-Forwarded-For only from TRUSTED_PROXIES).
+   */
   clientKey?: (c: Context) => string | undefined
   version?: string
   /** Stripe's clients (docs/decisions/007); by default from `STRIPE_API_URL` and the key. */
   stripe?: StripeClients
   /** The model's HTTP client (the Node entry's is node-fetch.ts); by default the runtime's `fetch`. */
   modelFetch?: typeof fetch
+  /**
+   * Background work: with it, abandoned answer holds are swept every `sweepEveryMs` until the
+   * signal aborts (the Node entry passes both; in-process tests run without).
+   */
+  background?: { signal: AbortSignal; sweepEveryMs: number }
 }
 
 /**
@@ -179,6 +194,8 @@ export function createApp(deps: AppDeps) {
     refreshMarginMs: env.SESSION_REFRESH_MARGIN_SECONDS * 1000,
     touchIntervalMs: env.SESSION_TOUCH_INTERVAL_SECONDS * 1000,
     recoveryWindowMs: env.RECOVERY_WINDOW_SECONDS * 1000,
+    absoluteLifetimeMs: env.SESSION_ABSOLUTE_LIFETIME_SECONDS * 1000,
+    idleTimeoutMs: env.SESSION_IDLE_TIMEOUT_SECONDS * 1000,
     cacheMs: recentLookupMs,
   })
   const billing = createBilling({
@@ -199,12 +216,17 @@ export function createApp(deps: AppDeps) {
     profiles: createProfiles(deps.db, { clock, cacheMs: recentLookupMs }),
     events,
     throttle: createSignInThrottle({
-      rules: [
-        { prefix: 'email:', maxFailures: env.SIGN_IN_MAX_FAILURES_PER_EMAIL },
-        { prefix: 'client:', maxFailures: env.SIGN_IN_MAX_FAILURES_PER_CLIENT },
-      ],
-      windowMs: env.SIGN_IN_FAILURE_WINDOW_SECONDS * 1000,
       clock,
+      account: {
+        freeFailures: env.SIGN_IN_FREE_FAILURES_PER_ACCOUNT,
+        baseDelayMs: env.SIGN_IN_BACKOFF_BASE_SECONDS * 1000,
+        maxDelayMs: env.SIGN_IN_BACKOFF_MAX_SECONDS * 1000,
+        memoryMs: env.SIGN_IN_BACKOFF_MEMORY_SECONDS * 1000,
+      },
+      client: {
+        maxFailures: env.SIGN_IN_MAX_FAILURES_PER_CLIENT,
+        windowMs: env.SIGN_IN_FAILURE_WINDOW_SECONDS * 1000,
+      },
     }),
     emailLimiter: createRateLimiter({ limit: env.EMAIL_SEND_RATE_LIMIT, windowMs: 60_000, clock }),
     clock,
@@ -231,12 +253,23 @@ export function createApp(deps: AppDeps) {
       moderation: env.ASSISTANT_MODERATION,
       firstTokenTimeoutMs: env.ASSISTANT_FIRST_TOKEN_TIMEOUT_MS,
       idleTimeoutMs: env.ASSISTANT_IDLE_TIMEOUT_MS,
+      maxAnswerMs: env.ASSISTANT_MAX_ANSWER_SECONDS * 1000,
       maxAnswerTokens: env.ASSISTANT_MAX_ANSWER_TOKENS,
       historyMessages: env.ASSISTANT_HISTORY_MESSAGES,
       historyChars: env.ASSISTANT_HISTORY_CHARS,
       ratePerMinute: env.ASSISTANT_RATE_LIMIT,
     },
   })
+
+  if (deps.background !== undefined) {
+    const { signal, sweepEveryMs } = deps.background
+    const sweep = setInterval(() => {
+      assistant.releaseAbandonedHolds().catch((error: unknown) => {
+        logger.warn('could not sweep abandoned holds', { error })
+      })
+    }, sweepEveryMs)
+    signal.addEventListener('abort', () => clearInterval(sweep), { once: true })
+  }
 
   const app = new Hono<AppEnv>()
   app.use(requestId())
@@ -279,6 +312,7 @@ export function createApp(deps: AppDeps) {
 
   return app
     .route('/api/health', healthRoutes({ clock, version: deps.version ?? BFF_VERSION }))
+    .route('/api/csp-reports', cspReportRoutes({ logger, clock, clientKey: deps.clientKey }))
     .route('/api/remotes', remotesRoutes({ snapshotFor: (c) => snapshots.forRequest(c) }))
     .route(
       '/api/remotes/overrides',

@@ -41,6 +41,12 @@ describe('remoteOrigins', () => {
 })
 
 describe('buildHostCsp', () => {
+  it('sends violation reports to the BFF, in both reporting formats', () => {
+    const policy = directives(buildHostCsp([]))
+    expect(policy.get('report-uri')).toEqual(['/api/csp-reports'])
+    expect(policy.get('report-to')).toEqual(['csp-endpoint'])
+  })
+
   it('allows scripts, styles, connections and fonts from the remotes’ origins', () => {
     const policy = directives(buildHostCsp(['http://localhost:8788', 'https://cdn.example.com']))
     expect(policy.get('script-src')).toEqual([

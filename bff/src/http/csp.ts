@@ -1,3 +1,4 @@
+import { CSP_REPORT_GROUP, CSP_REPORT_PATH } from '@tessera/contracts'
 import type { RegistrySnapshot } from '@tessera/contracts'
 
 /**
@@ -31,6 +32,10 @@ export function buildHostCsp(origins: readonly string[]): string {
     ['frame-ancestors', "'none'"],
     ['base-uri', "'self'"],
     ['object-src', "'none'"],
+    // Violations are logged by the BFF: report-to for browsers with the Reporting API (the
+    // Reporting-Endpoints header names the group), report-uri for the others.
+    ['report-uri', CSP_REPORT_PATH],
+    ['report-to', CSP_REPORT_GROUP],
   ]
   return directives.map(([name, value]) => `${name} ${value}`).join('; ')
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { EnvError, loadEnv, localSupabaseKeys, resolveFromRoot } from './env.ts'
 
 describe('loadEnv', () => {
-  it("defaults to the keys the local Supabase stand-in accepts", () => {
+  it('defaults to the keys the local Supabase stand-in accepts', () => {
     expect(localSupabaseKeys).toEqual(defaultApiKeys)
   })
 
@@ -88,7 +88,11 @@ describe('loadEnv for identity', () => {
       SUPABASE_JWKS_URL: 'http://127.0.0.1:54321/auth/v1/.well-known/jwks.json',
       SESSION_COOKIE_SECURE: false,
       SESSION_REFRESH_MARGIN_SECONDS: 120,
-      SIGN_IN_MAX_FAILURES_PER_EMAIL: 5,
+      SIGN_IN_FREE_FAILURES_PER_ACCOUNT: 5,
+      SIGN_IN_BACKOFF_BASE_SECONDS: 1,
+      SIGN_IN_BACKOFF_MAX_SECONDS: 900,
+      SIGN_IN_MAX_FAILURES_PER_CLIENT: 50,
+      TRUSTED_PROXIES: [],
     })
     expect(env.DATABASE_URL).toBeUndefined()
   })
@@ -143,6 +147,21 @@ describe('loadEnv for identity', () => {
     })
     expect(env.STRIPE_API_URL).toBe('https://api.stripe.com')
     expect(env.OPENAI_API_KEY).toBe('sk-tessera-local')
+  })
+
+  it('parses trusted proxies as addresses and CIDR ranges of both families', () => {
+    const env = loadEnv({ TRUSTED_PROXIES: '127.0.0.1/32, ::1,10.0.0.0/8' })
+    expect(env.TRUSTED_PROXIES).toEqual([
+      { network: 0xffff_7f00_0001n, prefixLength: 128 },
+      { network: 1n, prefixLength: 128 },
+      { network: 0xffff_0a00_0000n, prefixLength: 104 },
+    ])
+  })
+
+  it('refuses a trusted proxy entry that is not an address or range, naming the entry', () => {
+    expect(() => loadEnv({ TRUSTED_PROXIES: '10.0.0.0/8, proxy.internal, 10.0.0.0/40' })).toThrow(
+      /TRUSTED_PROXIES \("proxy\.internal" is not an IP address or CIDR range.*TRUSTED_PROXIES \("10\.0\.0\.0\/40"/,
+    )
   })
 
   it('refuses a refresh margin inside supabase-js’s own 90 s', () => {

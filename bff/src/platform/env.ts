@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { parseAddressRanges } from './client-address.ts'
 
 export const logLevels = ['debug', 'info', 'warn', 'error', 'silent'] as const
 export type LogLevel = (typeof logLevels)[number]
@@ -14,6 +15,17 @@ const positiveInt = z.coerce.number().int().positive()
 
 const origin = z.url({ protocol: /^https?$/ }).transform((value) => new URL(value).origin)
 const httpUrl = z.url({ protocol: /^https?$/ }).transform((value) => value.replace(/\/+$/, ''))
+/** `127.0.0.1/32,::1,10.0.0.0/8`: addresses and CIDR ranges, IPv4 and IPv6. */
+const addressRangeList = z.string().transform((value, ctx) => {
+  const { ranges, invalid } = parseAddressRanges(value)
+  for (const entry of invalid) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `"${entry}" is not an IP address or CIDR range (like 10.0.0.0/8, 127.0.0.1 or ::1)`,
+    })
+  }
+  return ranges
+})
 const flag = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1')
@@ -73,6 +85,16 @@ const envSchema = z.object({
   HOST_NAME: z.string().min(1).default('127.0.0.1'),
   PUBLIC_ORIGIN: origin.default('http://localhost:8787'),
   ALLOWED_ORIGINS: originList.optional(),
+  /**
+   * The proxies in front of the BFF (load balancer, ingress): only from these peers is the
+   * client's address read from X-Forwarded-For. Empty: the TCP peer is the client.
+   */
+  TRUSTED_PROXIES: addressRangeList.default([]),
+  /**
+   * Every connection starts with a PROXY protocol header (v1 or v2: HAProxy's `send-proxy`),
+   * whose source address is the peer. Only where nothing but the proxy can reach the BFF.
+   */
+  PROXY_PROTOCOL: flag.default(false),
   HOST_DIST: z.string().min(1).default('host/dist'),
   LOG_LEVEL: z.enum(logLevels).default('info'),
   BODY_LIMIT_BYTES: positiveInt.default(65536),
@@ -128,9 +150,21 @@ const envSchema = z.object({
   /** Refresh when less than this is left; above supabase-js's own 90 s margin. */
   SESSION_REFRESH_MARGIN_SECONDS: z.coerce.number().int().min(91).default(120),
   SESSION_TOUCH_INTERVAL_SECONDS: positiveInt.default(60),
+  /** A session ends this long after sign-in, however active (the cookie's Max-Age is only a hint). */
+  SESSION_ABSOLUTE_LIFETIME_SECONDS: positiveInt.default(30 * 24 * 3600),
+  /** A session ends when it has not been used for this long. */
+  SESSION_IDLE_TIMEOUT_SECONDS: positiveInt.default(7 * 24 * 3600),
   /** How long a password-recovery link allows a new password without the current one. */
   RECOVERY_WINDOW_SECONDS: positiveInt.default(900),
-  SIGN_IN_MAX_FAILURES_PER_EMAIL: positiveInt.default(5),
+  /** Failed sign-ins for one account before its back-off starts. */
+  SIGN_IN_FREE_FAILURES_PER_ACCOUNT: z.coerce.number().int().min(0).default(5),
+  /** The first back-off delay; each further failure for the account doubles it. */
+  SIGN_IN_BACKOFF_BASE_SECONDS: positiveInt.default(1),
+  /** The longest back-off delay: the owner never waits longer than this after a failure. */
+  SIGN_IN_BACKOFF_MAX_SECONDS: positiveInt.default(900),
+  /** How long an account's failures are remembered after its last one (a success forgets them). */
+  SIGN_IN_BACKOFF_MEMORY_SECONDS: positiveInt.default(24 * 3600),
+  /** Failed sign-ins one client address may make per window, whatever the accounts. */
   SIGN_IN_MAX_FAILURES_PER_CLIENT: positiveInt.default(50),
   SIGN_IN_FAILURE_WINDOW_SECONDS: positiveInt.default(900),
   /** Requests that send an email (sign-up, magic link, recovery, email change) per client per minute. */
@@ -170,6 +204,11 @@ const envSchema = z.object({
   ASSISTANT_FIRST_TOKEN_TIMEOUT_MS: positiveInt.default(20_000),
   /** How long the model may go silent in the middle of an answer (ms). */
   ASSISTANT_IDLE_TIMEOUT_MS: positiveInt.default(30_000),
+  /**
+   * The longest an answer may stream; the BFF stops it there. At most 300: the sweep of a dead
+   * BFF's holds counts on no answer lasting longer (modules/assistant/quota.ts).
+   */
+  ASSISTANT_MAX_ANSWER_SECONDS: positiveInt.max(300).default(300),
   /** The longest answer (tokens); each send reserves this much against the plan until it ends. */
   ASSISTANT_MAX_ANSWER_TOKENS: positiveInt.default(1024),
   /** Earlier messages sent with each question: at most this many, and this many characters. */

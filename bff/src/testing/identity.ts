@@ -206,6 +206,9 @@ export async function startIdentityTestApp(
   const cookieName = publicOrigin.startsWith('https:')
     ? '__Host-tessera_session'
     : 'tessera_session'
+  const deviceCookieName = publicOrigin.startsWith('https:')
+    ? '__Host-tessera_device'
+    : 'tessera_device'
 
   /** Records what the browser received; event streams are read on a copy as they arrive. */
   const record = async (method: string, path: string, response: Response): Promise<Response> => {
@@ -235,10 +238,16 @@ export async function startIdentityTestApp(
     // Each browser is its own client (per-client limits), unless a test names one.
     const client = browserOptions.client ?? crypto.randomUUID()
     let cookie: string | undefined
+    // The cookie that makes this browser known to the accounts it signed in to (sign-in throttle).
+    let device: string | undefined
     const setCookies: string[] = []
     const request = async (path: string, init: RequestInit = {}) => {
       const headers = new Headers(init.headers)
-      if (cookie !== undefined) headers.set('cookie', `${cookieName}=${cookie}`)
+      const jar = [
+        ...(cookie === undefined ? [] : [`${cookieName}=${cookie}`]),
+        ...(device === undefined ? [] : [`${deviceCookieName}=${device}`]),
+      ]
+      if (jar.length > 0) headers.set('cookie', jar.join('; '))
       headers.set(
         'user-agent',
         browserOptions.userAgent ??
@@ -254,6 +263,7 @@ export async function startIdentityTestApp(
         setCookies.push(line)
         const [pair] = line.split(';')
         const [name, value] = (pair ?? '').split('=')
+        if (name === deviceCookieName) device = value
         if (name !== cookieName) continue
         cookie = value === '' || /max-age=0/i.test(line) ? undefined : value
       }
@@ -342,7 +352,8 @@ export async function startIdentityTestApp(
         }
         for (const response of recorded) {
           for (const [name, value] of response.headers) {
-            if (name !== 'set-cookie' || !value.startsWith(`${cookieName}=`)) continue
+            const ours = [cookieName, deviceCookieName].some((our) => value.startsWith(`${our}=`))
+            if (name !== 'set-cookie' || !ours) continue
             expect(value).toMatch(/; HttpOnly/)
             expect(value).toMatch(/; SameSite=Lax/)
             expect(value).toMatch(/; Path=\//)

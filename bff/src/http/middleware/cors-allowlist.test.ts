@@ -19,9 +19,18 @@ describe('corsAllowlist', () => {
     expect(response.headers.get('access-control-expose-headers')).toContain('x-request-id')
   })
 
-  it('gives another origin no Access-Control-Allow-Origin', async () => {
+  it('gives another origin no Access-Control-Allow-Origin and no credentials', async () => {
     const response = await app().request('/', { headers: { origin: 'https://evil.example' } })
     expect(response.headers.get('access-control-allow-origin')).toBeNull()
+    expect(response.headers.get('access-control-allow-credentials')).toBeNull()
+    const preflight = await app().request('/', {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'POST' },
+    })
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull()
+    const noOrigin = await app().request('/')
+    expect(noOrigin.headers.get('access-control-allow-credentials')).toBeNull()
   })
 
   it('answers a preflight with the CSRF header among the allowed headers', async () => {

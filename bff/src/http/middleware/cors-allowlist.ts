@@ -24,8 +24,12 @@ export function corsAllowlist(options: CorsAllowlistOptions): MiddlewareHandler 
     if (c.req.method === 'OPTIONS') {
       // A preflight: answered here, for any path under the middleware.
       return c.body(null, 204, {
-        ...(allowOrigin === null ? {} : { 'Access-Control-Allow-Origin': allowOrigin }),
-        'Access-Control-Allow-Credentials': 'true',
+        ...(allowOrigin === null
+          ? {}
+          : {
+              'Access-Control-Allow-Origin': allowOrigin,
+              'Access-Control-Allow-Credentials': 'true',
+            }),
         'Access-Control-Expose-Headers': exposeHeaders,
         'Access-Control-Max-Age': maxAge,
         'Access-Control-Allow-Methods': allowMethods,
@@ -35,8 +39,12 @@ export function corsAllowlist(options: CorsAllowlistOptions): MiddlewareHandler 
     }
     await next()
     editResponseHeaders(c, (headers) => {
-      if (allowOrigin !== null) headers.set('Access-Control-Allow-Origin', allowOrigin)
-      headers.set('Access-Control-Allow-Credentials', 'true')
+      // Credentials only go with an origin the allowlist names: with no Allow-Origin they would be
+      // meaningless, and they would tell any site that this API takes cookies.
+      if (allowOrigin !== null) {
+        headers.set('Access-Control-Allow-Origin', allowOrigin)
+        headers.set('Access-Control-Allow-Credentials', 'true')
+      }
       headers.set('Access-Control-Expose-Headers', exposeHeaders)
       headers.append('Vary', 'Origin')
     })

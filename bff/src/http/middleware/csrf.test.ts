@@ -81,6 +81,14 @@ describe('csrf', () => {
     expect((await signed.request('/hooks/stripe/more', { method: 'POST' })).status).toBe(403)
   })
 
+  it('lets the browser’s own CSP violation reports through, and only at their path', async () => {
+    const reports = app()
+      .post('/api/csp-reports', (c) => c.text('logged'))
+      .post('/api/csp-reports/more', (c) => c.text('other'))
+    expect((await reports.request('/api/csp-reports', { method: 'POST' })).status).toBe(200)
+    expect((await reports.request('/api/csp-reports/more', { method: 'POST' })).status).toBe(403)
+  })
+
   it('leaves bearer-only APIs under an exempt prefix to their own check, and nothing else', async () => {
     const bearer = bareApp()
       .use(csrf({ origins: createOriginAllowlist([allowed]), exemptPrefixes: ['/api/deploy/'] }))

@@ -1,4 +1,4 @@
-import { ApiError } from '@tessera/contracts'
+import { ApiError, CSP_REPORT_PATH } from '@tessera/contracts'
 import type { MiddlewareHandler } from 'hono'
 import type { OriginAllowlist } from '../origin-allowlist.ts'
 
@@ -23,6 +23,12 @@ export interface CsrfOptions {
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 
 /**
+ * Paths browsers post to on their own, without the custom header, whatever the app: CSP violation
+ * reports. Their route only logs what it is sent, so a forged report can do no more than a real one.
+ */
+const browserReportPaths = [CSP_REPORT_PATH]
+
+/**
  * Refuses a state-changing request unless it carries the custom header (which a cross-site
  * form cannot send without a CORS preflight) and an allowlisted Origin. A missing Origin is
  * refused too: browsers send one on every non-GET request, and other clients can add it.
@@ -30,7 +36,7 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS'])
 export function csrf(options: CsrfOptions): MiddlewareHandler {
   const headerName = options.headerName ?? 'x-tessera-csrf'
   const headerValue = options.headerValue ?? '1'
-  const exempt = new Set(options.exemptPaths ?? [])
+  const exempt = new Set([...(options.exemptPaths ?? []), ...browserReportPaths])
   const exemptPrefixes = options.exemptPrefixes ?? []
   return async function csrf(c, next) {
     if (safeMethods.has(c.req.method) || exempt.has(c.req.path)) return next()

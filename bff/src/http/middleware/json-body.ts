@@ -24,11 +24,24 @@ export function requireJson(): MiddlewareHandler {
   }
 }
 
+// Which schema each `jsonBody` middleware checks, so the routes' list can say what a route takes.
+const bodySchemas = new WeakMap<object, z.ZodType>()
+
 /** Validates the JSON body with a contracts schema; its type flows to handlers and `hc`. */
 export function jsonBody<T extends z.ZodType>(schema: T) {
-  return validator('json', (value: unknown): z.output<T> => {
+  const middleware = validator('json', (value: unknown): z.output<T> => {
     const parsed = schema.safeParse(value)
     if (!parsed.success) throw validationFailed(parsed.error)
     return parsed.data
   })
+  bodySchemas.set(middleware, schema)
+  return middleware
+}
+
+/**
+ * The schema a handler of `app.routes` validates the JSON body with, when it is a `jsonBody`
+ * middleware: the fuzz sweep generates each route's bodies from it.
+ */
+export function bodySchemaOf(handler: object): z.ZodType | undefined {
+  return bodySchemas.get(handler)
 }

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { securityHeaders } from './security-headers.ts'
+import { deniedFeatures, securityHeaders } from './security-headers.ts'
 
 describe('securityHeaders', () => {
   it('sends Hono’s secure headers and a CSP that loads nothing', async () => {
@@ -13,6 +13,18 @@ describe('securityHeaders', () => {
     expect(response.headers.get('content-security-policy')).toBe(
       "default-src 'none'; frame-ancestors 'none'",
     )
+  })
+
+  it('denies camera, microphone, geolocation and payment, and leaves the clipboard the app uses', async () => {
+    const app = new Hono().use(securityHeaders()).get('/', (c) => c.json({}))
+    const policy = (await app.request('/')).headers.get('permissions-policy') ?? ''
+    const denied = policy.split(', ').map((entry) => entry.replace(/=\(\)$/, ''))
+    expect(denied).toEqual([...deniedFeatures])
+    expect(denied).toEqual(
+      expect.arrayContaining(['camera', 'microphone', 'geolocation', 'payment', 'usb']),
+    )
+    // The assistant's copy button writes to the clipboard.
+    expect(policy).not.toContain('clipboard')
   })
 
   it('keeps a CSP the handler set itself (the host page’s)', async () => {
@@ -42,7 +54,9 @@ describe('securityHeaders', () => {
       'x-permitted-cross-domain-policies': 'none',
       'x-xss-protection': '0',
       'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+      'reporting-endpoints': 'csp-endpoint="/api/csp-reports"',
     })
+    expect(response.headers.get('permissions-policy')).toContain('camera=()')
     expect(response.headers.has('x-powered-by')).toBe(false)
   })
 

@@ -1,3 +1,4 @@
+import { CSP_REPORT_GROUP, CSP_REPORT_PATH } from '@tessera/contracts'
 import type { MiddlewareHandler } from 'hono'
 import { defaultResponseHeaders, editResponseHeaders } from './response-headers.ts'
 
@@ -5,6 +6,31 @@ export interface SecurityHeadersOptions {
   /** Sent on every response; the host page replaces it with its own policy (see csp.ts). */
   contentSecurityPolicy?: string
 }
+
+/**
+ * Powerful features no page of the app uses, denied to the page and every frame. Not listed, and
+ * so left to the browser's default ('self'): clipboard-write (the assistant's copy button).
+ */
+export const deniedFeatures = [
+  'accelerometer',
+  'camera',
+  'display-capture',
+  'geolocation',
+  'gyroscope',
+  'hid',
+  'idle-detection',
+  'magnetometer',
+  'microphone',
+  'midi',
+  'payment',
+  'publickey-credentials-get',
+  'screen-wake-lock',
+  'serial',
+  'usb',
+  'xr-spatial-tracking',
+] as const
+
+const permissionsPolicy = deniedFeatures.map((feature) => `${feature}=()`).join(', ')
 
 /**
  * The headers of Hono's `secureHeaders()` defaults, with X-Frame-Options DENY (it agrees with
@@ -23,6 +49,9 @@ const secureDefaults: ReadonlyArray<readonly [string, string]> = [
   ['X-Frame-Options', 'DENY'],
   ['X-Permitted-Cross-Domain-Policies', 'none'],
   ['X-XSS-Protection', '0'],
+  ['Permissions-Policy', permissionsPolicy],
+  // The group the host page's CSP reports to (`report-to`, see csp.ts).
+  ['Reporting-Endpoints', `${CSP_REPORT_GROUP}="${CSP_REPORT_PATH}"`],
 ]
 
 /**

@@ -2,7 +2,7 @@ import { ApiError } from '@tessera/contracts'
 import type { MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { CookieOptions } from 'hono/utils/cookie'
-import type { AppEnv, RequestAuth } from '../app-env.ts'
+import type { AppEnv } from '../app-env.ts'
 import type { ResumeResult, Sessions } from '../../modules/identity/sessions.ts'
 
 export interface SessionCookieOptions {

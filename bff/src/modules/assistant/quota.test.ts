@@ -227,8 +227,8 @@ describe('the monthly token quota', () => {
     const live = await quota.reserve({ userId: bob, period: november, limit: 1000, tokens: 100 })
     if (!dead.ok || !alsoDead.ok || !live.ok) throw new Error('expected reservations')
     await sql.query(
-      `update assistant_reservations set created_at = now() - make_interval(secs => $2::float8) where id = any($1::uuid[])`,
-      [[dead.id, alsoDead.id], abandonedAfterMs / 1000 + 1],
+      `update assistant_reservations set created_at = now() - make_interval(secs => $3::float8) where id in ($1, $2)`,
+      [dead.id, alsoDead.id, abandonedAfterMs / 1000 + 1],
     )
     expect(await quota.releaseStale(null, abandonedAfterMs)).toBeGreaterThanOrEqual(500)
     expect(await countersOf(ada, november)).toEqual({ used: 0, reserved: 0, held: 0 })

@@ -147,6 +147,45 @@ describe('POST /api/billing/webhook: signatures', () => {
     expect(fresh.status).toBe(200)
   })
 
+  it('refuses a signature made for 301 s from now, and takes one made for 299 s from now', async () => {
+    const before = (await t.ledger()).length
+    const ahead = await t.postEvent(eventBody('charge.refunded', {}), {
+      timestamp: nowSeconds() + 3600,
+    })
+    expect(ahead.status).toBe(400)
+    expect(errorBodySchema.parse(await ahead.json()).error.code).toBe('webhook_signature_invalid')
+    const justAhead = await t.postEvent(eventBody('charge.refunded', {}), {
+      timestamp: nowSeconds() + 301,
+    })
+    expect(justAhead.status).toBe(400)
+    expect(await t.ledger()).toHaveLength(before)
+    const withinTolerance = await t.postEvent(eventBody('charge.refunded', {}), {
+      timestamp: nowSeconds() + 299,
+    })
+    expect(withinTolerance.status).toBe(200)
+  })
+
+  it('acknowledges a signed body that is not an event as invalid, not with a 500', async () => {
+    for (const payload of ['null', '42', '[]', '"event"']) {
+      const response = await t.postEvent(payload)
+      expect(response.status, payload).toBe(200)
+      expect(webhookAckSchema.parse(await response.json())).toMatchObject({ outcome: 'invalid' })
+    }
+  })
+
+  it('acknowledges a signed event carrying NUL as invalid and stores nothing of it', async () => {
+    const before = (await t.ledger()).length
+    const typed = await t.postEvent(eventBody('charge.refunded\u0000', {}))
+    const nested = await t.postEvent(
+      eventBody('customer.subscription.updated', { id: 'sub_1', customer: 'cus_\u0000' }),
+    )
+    for (const response of [typed, nested]) {
+      expect(response.status).toBe(200)
+      expect(webhookAckSchema.parse(await response.json())).toMatchObject({ outcome: 'invalid' })
+    }
+    expect(await t.ledger()).toHaveLength(before)
+  })
+
   it('refuses a body that is not sent as JSON', async () => {
     const payload = eventBody('charge.refunded', {})
     const response = await t.harness.app.request('/api/billing/webhook', {

@@ -41,7 +41,7 @@ import {
 } from './subscription-state.ts'
 import type { SubscriptionState } from './subscription-state.ts'
 import { isTransientDatabaseError } from './transient.ts'
-import { createWebhookCryptoProvider } from './webhook-crypto.ts'
+import { createWebhookCryptoProvider, isSignedInTheFuture } from './webhook-crypto.ts'
 import { applyWebhookEvent } from './webhooks.ts'
 import type { BillingChange, WebhookResult } from './webhooks.ts'
 
@@ -318,6 +318,17 @@ export function createBilling(deps: BillingDeps): Billing {
         }
         throw error
       }
+      // The SDK's age check reads Date.now(); the bound ahead reads the same clock.
+      if (isSignedInTheFuture(signature, WEBHOOK_TOLERANCE_SECONDS, Date.now())) {
+        throw new ApiError('webhook_signature_invalid', {
+          details: { reason: 'Timestamp is ahead of the tolerance zone' },
+        })
+      }
+      // A signed body need not be an event (`null`, a number): applyWebhookEvent calls it
+      // invalid, and the acknowledgement still needs an id.
+      const signed = event as Partial<Record<'id' | 'type', unknown>> | null
+      const eventId = typeof signed?.id === 'string' ? signed.id : ''
+      const eventType = typeof signed?.type === 'string' ? signed.type : ''
       let result: WebhookResult
       try {
         result = await applyWebhookEvent(
@@ -335,19 +346,15 @@ export function createBilling(deps: BillingDeps): Billing {
         if (transient === null) throw error
         // Not applied and not recorded: Stripe's retry will try again.
         logger.warn('stripe webhook: transient failure, Stripe will retry', {
-          eventId: event.id,
-          type: event.type,
+          eventId,
+          type: eventType,
           error,
         })
         throw transient
       }
       if (result.change !== null) announce(result.change)
-      logger.debug('stripe webhook', {
-        eventId: event.id,
-        type: event.type,
-        outcome: result.outcome,
-      })
-      return { ...result, eventId: event.id }
+      logger.debug('stripe webhook', { eventId, type: eventType, outcome: result.outcome })
+      return { ...result, eventId }
     },
 
     async reconcile(options = {}) {

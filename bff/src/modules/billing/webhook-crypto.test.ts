@@ -1,6 +1,10 @@
 import Stripe from 'stripe'
 import { describe, expect, it } from 'vitest'
-import { createWebhookCryptoProvider } from './webhook-crypto.ts'
+import {
+  createWebhookCryptoProvider,
+  isSignedInTheFuture,
+  signedTimestampOf,
+} from './webhook-crypto.ts'
 
 const stripe = new Stripe('sk_test_crypto')
 const secret = 'whsec_crypto_test'
@@ -63,5 +67,24 @@ describe('the webhook crypto provider', () => {
     expect(() => stripe.webhooks.constructEvent(payload, header, secret, 300, provider)).toThrow(
       /asynchronous/,
     )
+  })
+})
+
+describe('the signed timestamp bound', () => {
+  const now = Date.parse('2026-06-01T12:00:00Z')
+  const seconds = Math.floor(now / 1000)
+
+  it('reads the signed timestamp as the SDK does, the last t= winning', () => {
+    expect(signedTimestampOf(`t=${seconds},v1=abc`)).toBe(seconds)
+    expect(signedTimestampOf(`t=1,v1=abc,t=${seconds}`)).toBe(seconds)
+    expect(signedTimestampOf('v1=abc')).toBeNull()
+    expect(signedTimestampOf('t=soon,v1=abc')).toBeNull()
+  })
+
+  it('refuses a header signed more than the tolerance ahead, and takes one within it', () => {
+    expect(isSignedInTheFuture(`t=${seconds + 3600},v1=x`, 300, now)).toBe(true)
+    expect(isSignedInTheFuture(`t=${seconds + 301},v1=x`, 300, now)).toBe(true)
+    expect(isSignedInTheFuture(`t=${seconds + 300},v1=x`, 300, now)).toBe(false)
+    expect(isSignedInTheFuture(`t=${seconds - 3600},v1=x`, 300, now)).toBe(false)
   })
 })

@@ -48,3 +48,31 @@ export function createWebhookCryptoProvider(subtle: Subtle = crypto.subtle): Cry
     },
   }
 }
+
+/**
+ * The signed timestamp (`t=`, seconds) of a `Stripe-Signature` header, read as the SDK reads it
+ * (the last `t=` wins); null when it has none.
+ */
+export function signedTimestampOf(header: string): number | null {
+  let timestamp: number | null = null
+  for (const item of header.split(',')) {
+    const [key, value] = item.split('=')
+    if (key !== 't' || value === undefined || !/^\d{1,15}$/.test(value)) continue
+    timestamp = Number(value)
+  }
+  return timestamp
+}
+
+/**
+ * Whether a header was signed more than `toleranceSeconds` after `nowMs`. The SDK bounds only a
+ * signature's age, so a delivery signed for an hour ahead (a leaked signing key, a replay kept for
+ * later) would be accepted for that hour plus the tolerance.
+ */
+export function isSignedInTheFuture(
+  header: string,
+  toleranceSeconds: number,
+  nowMs: number,
+): boolean {
+  const timestamp = signedTimestampOf(header)
+  return timestamp !== null && timestamp - Math.floor(nowMs / 1000) > toleranceSeconds
+}

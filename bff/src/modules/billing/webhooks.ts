@@ -1,6 +1,7 @@
 // Applying Stripe webhook events: a ledger row and the event's effects in one transaction, the
 // subscription's state applied only when the event is newer than what is stored, re-fetched
 // from Stripe when that cannot be told, so neither order nor redelivery changes the outcome.
+import { isPlainJson } from '@tessera/contracts'
 import type { Sql, SqlQueryable } from '@tessera/db/sql'
 import type Stripe from 'stripe'
 import { z } from 'zod'
@@ -39,12 +40,16 @@ export interface WebhookResult {
   change: BillingChange | null
 }
 
-const eventEnvelopeSchema = z.object({
-  id: z.string().min(1).max(255),
-  type: z.string().min(1).max(255),
-  created: z.number().int().nonnegative(),
-  data: z.object({ object: z.unknown() }),
-})
+const eventEnvelopeSchema = z
+  .object({
+    id: z.string().min(1).max(255),
+    type: z.string().min(1).max(255),
+    created: z.number().int().nonnegative(),
+    data: z.object({ object: z.unknown() }),
+  })
+  // Text the database cannot hold (NUL, lone surrogates) anywhere in the event: not one of
+  // Stripe's, and storing or looking it up would fail.
+  .refine(isPlainJson, 'The event contains a character that is not text.')
 type EventEnvelope = z.infer<typeof eventEnvelopeSchema>
 
 const checkoutSessionSchema = z.object({

@@ -14,7 +14,7 @@ let t: IdentityTestApp
 beforeAll(async () => {
   t = await startIdentityTestApp({
     env: {
-      SIGN_IN_MAX_FAILURES_PER_EMAIL: '3',
+      SIGN_IN_FREE_FAILURES_PER_ACCOUNT: '3',
       SIGN_IN_MAX_FAILURES_PER_CLIENT: '6',
       EMAIL_SEND_RATE_LIMIT: '4',
     },
@@ -240,41 +240,116 @@ describe('POST /api/auth/sign-in and /api/auth/sign-out', () => {
 })
 
 describe('sign-in throttling', () => {
-  it('refuses further sign-ins for an address after repeated failures, with Retry-After, until the window ends', async () => {
+  const signInFrom = (client: string, email: string, password: string) =>
+    t.browser({ client }).send('POST', '/api/auth/sign-in', { email, password })
+
+  it('delays an account’s next password attempt after repeated failures, saying when to try again', async () => {
     const email = uniqueEmail('throttled')
     await t.signUp(email)
-    const attempt = (password: string) =>
-      t.browser({ client: `throttle-${email}` }).send('POST', '/api/auth/sign-in', {
-        email,
-        password,
-      })
-    for (let n = 0; n < 3; n += 1) expect((await attempt('wrong password')).status).toBe(401)
+    const attempt = (password: string) => signInFrom(`throttle-${email}`, email, password)
+    // Three free failures, then the fourth starts a one-second back-off.
+    for (let n = 0; n < 4; n += 1) expect((await attempt('wrong password')).status).toBe(401)
     // Even the right password waits: the attacker must not learn it was right.
     const limited = await attempt(testPassword)
     expect(limited.status).toBe(429)
-    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(800)
+    expect(limited.headers.get('retry-after')).toBe('1')
     expect(await errorOf(limited)).toMatchObject({
       code: 'rate_limited',
-      details: { retryAfterSeconds: Number(limited.headers.get('retry-after')) },
+      message: 'Too many wrong passwords for this account. Wait 1 second, then try again.',
+      details: { retryAfterSeconds: 1, limit: 'account' },
     })
-    // Another address from elsewhere is not affected.
+    // Another account is not affected.
     const other = uniqueEmail('unaffected')
     await t.signUp(other)
     await t.signIn(other)
 
-    t.clock.advance(15 * 60 * 1000)
+    t.clock.advance(1000)
     expect((await attempt(testPassword)).status).toBe(200)
+    // The success forgot the account's failures: the free ones are free again (from a client
+    // that has not used up its own limit).
+    for (let n = 0; n < 4; n += 1)
+      expect((await signInFrom(`again-${email}`, email, 'wrong password')).status).toBe(401)
   })
 
-  it('refuses further sign-ins from one client after failures across many addresses', async () => {
+  it('never stops the owner signing in after the back-off delay, through 1,000 failed sign-ins from many addresses', async () => {
+    const email = uniqueEmail('besieged')
+    await t.signUp(email)
+    const statuses = new Map<number, number>()
+    const ownerSignsIn = async () => {
+      const first = await signInFrom('owners-laptop', email, testPassword)
+      if (first.status === 429) {
+        const wait = Number(first.headers.get('retry-after'))
+        // The wait is the account's back-off, never more than its cap.
+        expect(wait).toBeGreaterThan(0)
+        expect(wait).toBeLessThanOrEqual(900)
+        t.clock.advance(wait * 1000)
+        expect((await signInFrom('owners-laptop', email, testPassword)).status).toBe(200)
+      } else {
+        expect(first.status).toBe(200)
+      }
+    }
+    for (let n = 0; n < 1000; n += 1) {
+      // 200 addresses, none over its own limit; one guess every 3 s in all.
+      const response = await signInFrom(`attacker-${n % 200}`, email, `guess ${n}`)
+      statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1)
+      t.clock.advance(3000)
+      if (n === 499 || n === 999) await ownerSignsIn()
+    }
+    expect([...statuses.keys()].sort()).toEqual([401, 429])
+    // Nearly every guess was refused by the back-off, before Supabase Auth was asked.
+    expect(statuses.get(401)).toBeLessThan(40)
+  }, 60_000)
+
+  it('lets a browser that signed in to the account before through while the account is in back-off', async () => {
+    const email = uniqueEmail('known-laptop')
+    await t.signUp(email)
+    const laptop = t.browser({ client: 'home-network' })
+    expect(
+      (await laptop.send('POST', '/api/auth/sign-in', { email, password: testPassword })).status,
+    ).toBe(200)
+    expect(laptop.setCookies.find((line) => line.startsWith('tessera_device='))).toMatch(
+      /^tessera_device=[\w-]{43}; Max-Age=15552000; Path=\/; HttpOnly; SameSite=Lax$/,
+    )
+    for (let n = 0; n < 10; n += 1) await signInFrom(`attacker-${n}`, email, `guess ${n}`)
+    // A new browser waits out the account's back-off; the laptop does not.
+    expect((await signInFrom('hotel-wifi', email, testPassword)).status).toBe(429)
+    expect(
+      (await laptop.send('POST', '/api/auth/sign-in', { email, password: testPassword })).status,
+    ).toBe(200)
+    // The laptop's own wrong passwords give it a back-off of its own.
+    for (let n = 0; n < 4; n += 1)
+      expect(
+        (await laptop.send('POST', '/api/auth/sign-in', { email, password: 'typo' })).status,
+      ).toBe(401)
+    expect(
+      (await laptop.send('POST', '/api/auth/sign-in', { email, password: testPassword })).status,
+    ).toBe(429)
+    // Known to this account only: another account's back-off still applies to it.
+    const other = uniqueEmail('not-the-laptops')
+    await t.signUp(other)
+    for (let n = 0; n < 4; n += 1) await signInFrom(`attacker-${n}`, other, `guess ${n}`)
+    expect(
+      (await laptop.send('POST', '/api/auth/sign-in', { email: other, password: testPassword }))
+        .status,
+    ).toBe(429)
+  })
+
+  it('refuses further sign-ins from one client after failures across many accounts', async () => {
     const client = 'one-busy-client'
-    const attempt = (email: string) =>
-      t.browser({ client }).send('POST', '/api/auth/sign-in', { email, password: 'guess guess' })
     for (let n = 0; n < 6; n += 1)
-      expect((await attempt(uniqueEmail(`spray${n}`))).status).toBe(401)
-    const limited = await attempt(uniqueEmail('spray-last'))
+      expect((await signInFrom(client, uniqueEmail(`spray${n}`), 'guess guess')).status).toBe(401)
+    const limited = await signInFrom(client, uniqueEmail('spray-last'), 'guess guess')
     expect(limited.status).toBe(429)
-    expect(limited.headers.get('retry-after')).not.toBeNull()
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(800)
+    expect(await errorOf(limited)).toMatchObject({
+      code: 'rate_limited',
+      message: 'Too many failed sign-ins from your network. Wait 15 minutes, then try again.',
+      details: { limit: 'client' },
+    })
+    // Another address signs in as usual.
+    const email = uniqueEmail('elsewhere')
+    await t.signUp(email)
+    expect((await signInFrom('another-client', email, testPassword)).status).toBe(200)
   })
 })
 

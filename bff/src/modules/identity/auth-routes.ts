@@ -8,6 +8,7 @@ import {
 import type { AuthEventName, SignedIn } from '@tessera/contracts'
 import { isAuthApiError } from '@supabase/supabase-js'
 import { Hono } from 'hono'
+import { getCookie, setCookie } from 'hono/cookie'
 import type { Context } from 'hono'
 import type { AppEnv } from '../../http/app-env.ts'
 import { jsonBody, requireJson } from '../../http/middleware/json-body.ts'
@@ -21,6 +22,7 @@ import {
 } from './auth-errors.ts'
 import type { AuthSession } from './auth-gateway.ts'
 import { returnUrl, signedInBody } from './identity.ts'
+import { createKnownDevices } from './known-devices.ts'
 import { enforceThrottle } from './sign-in-throttle.ts'
 import type { Identity } from './identity.ts'
 
@@ -65,9 +67,29 @@ function isQuietEmailFailure(error: unknown): boolean {
   )
 }
 
+/** How long a browser stays known to an account after it last signed in with the password. */
+const deviceLifetimeSeconds = 180 * 24 * 3600
+
+const deviceToken = /^[A-Za-z0-9_-]{43}$/
+
+/** 32 random bytes, base64url: what the device cookie holds. */
+function newDeviceToken(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32))
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll('+', '-')
+    .replaceAll('/', '_')
+    .replace(/=+$/, '')
+}
+
 /** Sign-up, sign-in, email links and sign-out (CSRF is checked for all of /api). */
 export function authRoutes(identity: Identity) {
   const { gateway, sessions, throttle, logger } = identity
+  const knownDevices = createKnownDevices({
+    clock: identity.clock,
+    lifetimeMs: deviceLifetimeSeconds * 1000,
+  })
+  const secureCookies = identity.publicOrigin.startsWith('https:')
+  const deviceCookieName = secureCookies ? '__Host-tessera_device' : 'tessera_device'
   const emailLimit = rateLimit({ limiter: identity.emailLimiter, keyOf: identity.clientKey })
   const sendQuietly = async (what: string, send: () => Promise<void>) => {
     try {
@@ -102,7 +124,12 @@ export function authRoutes(identity: Identity) {
     })
     .post('/sign-in', requireJson(), jsonBody(signInBodySchema), async (c) => {
       const { email, password } = c.req.valid('json')
-      const keys = [`email:${email}`, `client:${identity.clientKey?.(c) ?? 'unknown'}`]
+      const device = getCookie(c, deviceCookieName)
+      // A browser the owner signed in with before waits out its own back-off, not the account's.
+      const accountKey = knownDevices.knows(email, device)
+        ? `device:${email}:${device}`
+        : `email:${email}`
+      const keys = [accountKey, `client:${identity.clientKey?.(c) ?? 'unknown'}`]
       enforceThrottle(throttle, keys)
       let auth: AuthSession
       try {
@@ -112,6 +139,16 @@ export function authRoutes(identity: Identity) {
         throwAuthError(error)
       }
       throttle.reset(`email:${email}`)
+      throttle.reset(accountKey)
+      const token = device !== undefined && deviceToken.test(device) ? device : newDeviceToken()
+      knownDevices.remember(email, token)
+      setCookie(c, deviceCookieName, token, {
+        httpOnly: true,
+        sameSite: 'Lax',
+        path: '/',
+        secure: secureCookies,
+        maxAge: deviceLifetimeSeconds,
+      })
       return c.json(
         await completeSignIn(c, identity, auth, { recovery: false, event: 'SIGNED_IN' }),
         200,

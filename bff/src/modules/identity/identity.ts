@@ -24,7 +24,7 @@ export interface Identity {
   logger: Logger
   /** Where email links send people back to: `PUBLIC_ORIGIN`. */
   publicOrigin: string
-  /** The client's network address, from the runtime (never from request headers). */
+  /** The client's network address (platform/client-address.ts: headers only from trusted proxies). */
   clientKey?: (c: Context) => string | undefined
   /** What the user's plan allows, from their subscription (billing). */
   entitlements(claims: UserClaims): Promise<Entitlements>
