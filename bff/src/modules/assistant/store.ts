@@ -1,21 +1,19 @@
-import { ApiError, assistantModels, errorCatalogue, errorCodes } from '@tessera/contracts'
-import type { AssistantModel, ChatMessage, Conversation, ErrorCode } from '@tessera/contracts'
+import { ApiError } from '@tessera/contracts'
+import type { ChatMessage, Conversation, ErrorCode } from '@tessera/contracts'
 import type { Sql, SqlTransaction } from '@tessera/db/sql'
 import { sql as raw } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import { execute, queries } from '../../platform/db/query.ts'
 import { reusableStatement } from '../../platform/db/reusable-statement.ts'
-import type { AssistantConversationRow, AssistantMessageRow } from '../../platform/db/schema.ts'
 import { withUser } from '../../platform/db/with-user.ts'
 import type { UserClaims } from '../../platform/db/with-user.ts'
 import type { PromptMessage } from './estimate.ts'
 import { recentHistory } from './history.ts'
 import { abandonedAfterMs } from './quota.ts'
+import { chatMessageOf, conversationOf, interrupted, messageColumns } from './rows.ts'
 
-/** What a conversation is called until its first message (or its user) names it. */
-export const UNTITLED = 'New conversation'
-/** How long a title made from a first message can be. */
-const DERIVED_TITLE_LENGTH = 60
+export { chatMessageOf, conversationOf, titleFrom, UNTITLED } from './rows.ts'
+
 /** The most messages one conversation lists (the newest, oldest first). */
 const MESSAGE_LIST_LIMIT = 1000
 const abandonedAnswer = raw<boolean>`status = 'streaming'
@@ -87,92 +85,6 @@ export interface AssistantStore {
 }
 
 const cursorAt = raw<string>`to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
-
-export function conversationOf(row: Omit<AssistantConversationRow, 'user_id'>): Conversation {
-  return {
-    id: row.id,
-    title: row.title ?? UNTITLED,
-    createdAt: row.created_at.toISOString(),
-    updatedAt: row.updated_at.toISOString(),
-  }
-}
-
-const knownModels: ReadonlySet<string> = new Set(assistantModels)
-const knownCodes: ReadonlySet<string> = new Set(errorCodes)
-
-type MessageColumns = Omit<
-  AssistantMessageRow,
-  'seq' | 'user_id' | 'conversation_id' | 'updated_at'
->
-
-export function chatMessageOf(row: MessageColumns): ChatMessage {
-  const usage =
-    row.prompt_tokens === null || row.completion_tokens === null
-      ? null
-      : {
-          promptTokens: row.prompt_tokens,
-          completionTokens: row.completion_tokens,
-          totalTokens: row.prompt_tokens + row.completion_tokens,
-          estimated: row.usage_estimated === true,
-        }
-  // Codes and models come from this BFF; one a newer version wrote reads as the nearest we know.
-  const code =
-    row.error_code === null
-      ? null
-      : knownCodes.has(row.error_code)
-        ? (row.error_code as ErrorCode)
-        : 'internal'
-  return {
-    id: row.id,
-    role: row.role,
-    content: row.content,
-    status: row.status,
-    model: row.model !== null && knownModels.has(row.model) ? (row.model as AssistantModel) : null,
-    usage,
-    error: code === null ? null : { code, message: errorCatalogue[code].message },
-    createdAt: row.created_at.toISOString(),
-  }
-}
-
-/**
- * An answer whose BFF died while it streamed: what was stored of it (nothing, as the text is written
- * when the answer ends) is kept, marked as cut off.
- */
-function interrupted(row: MessageColumns): MessageColumns {
-  return {
-    ...row,
-    status: row.content === '' ? 'failed' : 'partial',
-    error_code: 'answer_interrupted',
-  }
-}
-
-/** A title from a first message: its first line, whitespace tidied, cut at a word. */
-export function titleFrom(content: string): string {
-  const line =
-    content
-      .split('\n')
-      .map((text) => text.replace(/\s+/g, ' ').trim())
-      .find((text) => text !== '') ?? ''
-  if (line === '') return UNTITLED
-  const chars = [...line]
-  if (chars.length <= DERIVED_TITLE_LENGTH) return line
-  const cut = chars.slice(0, DERIVED_TITLE_LENGTH - 1).join('')
-  const space = cut.lastIndexOf(' ')
-  return `${(space > DERIVED_TITLE_LENGTH / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
-}
-
-const messageColumns = [
-  'id',
-  'role',
-  'content',
-  'status',
-  'model',
-  'prompt_tokens',
-  'completion_tokens',
-  'usage_estimated',
-  'error_code',
-  'created_at',
-] as const
 
 const conversationColumns = ['id', 'title', 'created_at', 'updated_at'] as const
 
