@@ -28,6 +28,23 @@ describe('toApiError', () => {
     })
   })
 
+  it('tells people to try again when a service could not be reached, logging it all the same', () => {
+    const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+      code: 'ECONNREFUSED',
+    })
+    const shutdown = Object.assign(new Error('terminating connection'), { code: '57P01' })
+    const wrapped = new Error('query failed', {
+      cause: Object.assign(new Error(), { code: '08006' }),
+    })
+    for (const error of [refused, shutdown, wrapped]) {
+      const { apiError, expected } = toApiError(error)
+      expect(apiError.code).toBe('upstream_unavailable')
+      expect(expected).toBe(false)
+    }
+    const unique = Object.assign(new Error('duplicate key'), { code: '23505' })
+    expect(toApiError(unique).apiError.code).toBe('internal')
+  })
+
   it('treats anything else as an unexpected internal error', () => {
     expect(toApiError(new Error('db exploded'))).toMatchObject({
       apiError: { code: 'internal' },

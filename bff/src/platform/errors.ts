@@ -27,6 +27,35 @@ function codeForStatus(status: number): ErrorCode {
   return match ?? 'internal'
 }
 
+/** Network failures of a connection to a service (the database, most of all). */
+const connectionCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+])
+
+/**
+ * Whether an error (or one it was caused by) says a service could not be reached: a refused or cut
+ * connection, or PostgreSQL's connection and shutdown classes (SQLSTATE 08xxx, 57P01–57P03).
+ */
+export function isConnectionFailure(error: unknown): boolean {
+  for (let cause = error, depth = 0; cause instanceof Error && depth < 5; depth++) {
+    const code = (cause as { code?: unknown }).code
+    if (typeof code === 'string') {
+      if (connectionCodes.has(code) || code.startsWith('08') || /^57P0[123]$/.test(code))
+        return true
+    }
+    cause = (cause as { cause?: unknown }).cause
+  }
+  return false
+}
+
 /**
  * Maps anything thrown to a catalogue error. `expected` is false for errors nobody threw on
  * purpose: those are logged with their stack and shown to people only as `internal`.
@@ -38,6 +67,9 @@ export function toApiError(error: unknown): { apiError: ApiError; expected: bool
     const code = codeForStatus(error.status)
     return { apiError: new ApiError(code), expected: code !== 'internal' }
   }
+  // The database (or another service) is down: people are told to try again, not that we broke.
+  if (isConnectionFailure(error))
+    return { apiError: new ApiError('upstream_unavailable'), expected: false }
   return { apiError: new ApiError('internal'), expected: false }
 }
 
@@ -50,9 +82,27 @@ export function toErrorBody(error: ApiError, requestId: string): ErrorBody {
   return body
 }
 
+/** A catalogue error that brings response headers of its own (the `RateLimit` fields of a 429). */
+export class ApiErrorWithHeaders extends ApiError {
+  readonly headers: Record<string, string>
+
+  constructor(
+    code: ErrorCode,
+    options: {
+      message?: string
+      details?: Record<string, unknown>
+      headers: Record<string, string>
+    },
+  ) {
+    super(code, options)
+    this.headers = options.headers
+  }
+}
+
 /** Headers that go with some codes: when to retry, which methods are allowed. */
 export function errorHeaders(error: ApiError): Record<string, string> {
-  const headers: Record<string, string> = {}
+  const headers: Record<string, string> =
+    error instanceof ApiErrorWithHeaders ? { ...error.headers } : {}
   const retryAfter = error.details?.retryAfterSeconds
   if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter)
   const allow = error.details?.allow

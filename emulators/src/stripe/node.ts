@@ -74,6 +74,9 @@ export async function startStripeEmulator(
   let saveTimer: ReturnType<typeof setTimeout> | null = null
   let saving: Promise<void> = Promise.resolve()
   let control: StripeEmulatorControl | null = null
+  // Once closed, a change that lands late (a request still finishing) schedules no more saves:
+  // a save after close() returned would write into a folder its owner may be removing.
+  let closed = false
   const save = () => {
     if (!stateFile || !control) return saving
     const snapshot = JSON.stringify(control.snapshot())
@@ -93,7 +96,7 @@ export async function startStripeEmulator(
     return saving
   }
   const scheduleSave = () => {
-    if (!stateFile || saveTimer) return
+    if (!stateFile || saveTimer || closed) return
     saveTimer = setTimeout(() => {
       saveTimer = null
       void save()
@@ -118,6 +121,7 @@ export async function startStripeEmulator(
     port: address.port,
     control: emulator.control,
     close: async () => {
+      closed = true
       emulator.control.close()
       if (saveTimer) clearTimeout(saveTimer)
       saveTimer = null
