@@ -11,3 +11,16 @@ export type LiveEvent = z.infer<typeof liveEventSchema>
 
 /** The SSE event name the BFF uses for every platform event (heartbeats use `ping`). */
 export const LIVE_EVENT_NAME = 'tessera'
+
+/**
+ * The type of the live event that tells a page its stream could not be resumed (the events it
+ * missed are older than the retention window, or unknown): it should re-read what it shows
+ * (`GET /api/me`, `GET /api/remotes`) instead of waiting for the events it missed.
+ */
+export const RESYNC_EVENT_TYPE = 'resync'
+
+/** The `resync` event's data: the position the stream could not be resumed from. */
+export const resyncEventDataSchema = z.object({
+  lastEventId: z.string(),
+})
+export type ResyncEventData = z.infer<typeof resyncEventDataSchema>

@@ -20,15 +20,17 @@ export interface OpenDatabaseOptions {
   seed?: Blob
   /** postgres.js pool size. */
   maxConnections?: number
+  /** Where LISTEN connects when `url` goes through a transaction-mode pooler (a session URL). */
+  listenUrl?: string
 }
 
 /** Opens PGlite (its data survives a restart) or, with `url`, a pool to a server. */
 export async function openDatabase(options: OpenDatabaseOptions = {}): Promise<Sql> {
   if (options.url !== undefined) {
-    return createPostgresJsSql(
-      options.url,
-      options.maxConnections === undefined ? {} : { max: options.maxConnections },
-    )
+    return createPostgresJsSql(options.url, {
+      ...(options.maxConnections === undefined ? {} : { max: options.maxConnections }),
+      ...(options.listenUrl === undefined ? {} : { listenUrl: options.listenUrl }),
+    })
   }
   return openPglite(options)
 }

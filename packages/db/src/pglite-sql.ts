@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks'
 import type { PGlite, Results, Transaction } from '@electric-sql/pglite'
 import { Mutex } from './mutex.ts'
 import type { MutexOptions } from './mutex.ts'
@@ -54,6 +55,24 @@ export function createPgliteSql(pglite: PGlite, options: MutexOptions = {}): Pgl
           return fn(handle)
         }),
       ),
+    async listen(channel, onNotify, listenOptions = {}) {
+      // LISTEN is a statement like any other: it must not land inside another caller's transaction.
+      // PGlite calls back in the middle of the statement that committed the NOTIFY, inside its
+      // caller's hold of the lock: bound to this call's context instead, a listener that queries
+      // waits for the lock like anyone else rather than looking like nested use.
+      const deliver = AsyncResource.bind((payload: string) => onNotify(payload))
+      const unlisten = await mutex.run(() => pglite.listen(channel, deliver))
+      // One in-process session: it never drops, so there is never a gap to read.
+      listenOptions.onListening?.()
+      let closed = false
+      return {
+        close: async () => {
+          if (closed || pglite.closed) return
+          closed = true
+          await mutex.run(() => unlisten())
+        },
+      }
+    },
     close: () =>
       mutex.run(async () => {
         if (!pglite.closed) await pglite.close()

@@ -1,10 +1,28 @@
 import postgres from 'postgres'
-import type { QueryResult, Sql, SqlQueryable, SqlValue, TransactionOptions } from './sql.ts'
+import type {
+  ListenOptions,
+  QueryResult,
+  Sql,
+  SqlListener,
+  SqlQueryable,
+  SqlValue,
+  TransactionOptions,
+} from './sql.ts'
 
 export interface PostgresJsOptions {
   /** Pool size; 1 when the server is a single-session proxy such as pglite-socket. */
   max?: number
+  /**
+   * Where `listen` connects: a session connection (the server itself, or a pooler in session
+   * mode). Needed when `url` goes through a transaction-mode pooler, where LISTEN is lost.
+   */
+  listenUrl?: string
 }
+
+/** The delay before the n-th attempt to re-establish a dropped LISTEN (ms). */
+const relistenDelayMs = (attempt: number): number => Math.min(100 * 2 ** attempt, 5000)
+
+const quoteIdentifier = (name: string): string => `"${name.replaceAll('"', '""')}"`
 
 type Client = postgres.Sql | postgres.TransactionSql
 
@@ -51,10 +69,85 @@ export function createPostgresJsSql(url: string, options: PostgresJsOptions = {}
     },
   })
   const direct = queryable(client)
+  const listeners = new Set<SqlListener>()
+
+  /**
+   * A connection of its own per listener, re-established with a growing delay whenever it drops
+   * (postgres.js's own `listen` gives up after one failed attempt), so a restarted server or a
+   * terminated backend only ever costs a gap the caller reads after `onListening`.
+   */
+  async function listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    listenOptions: ListenOptions = {},
+  ): Promise<SqlListener> {
+    let closed = false
+    let attempt = 0
+    let timer: ReturnType<typeof setTimeout> | undefined
+    // `onnotify` is the option postgres.js's own `listen` is built on; its types leave it out.
+    const connectionOptions: postgres.Options<Record<string, never>> & {
+      onnotify: (name: string, payload: string) => void
+    } = {
+      max: 1,
+      // 0: never closed for being idle, never recycled for its age (a LISTEN waits all day).
+      idle_timeout: 0,
+      max_lifetime: 0,
+      fetch_types: false,
+      onnotice: () => undefined,
+      connection: { application_name: 'tessera-listen' },
+      onnotify: (name: string, payload: string) => {
+        if (name === channel) onNotify(payload)
+      },
+      // The connection dropped (the server restarted, the backend was terminated): LISTEN again.
+      onclose: () => {
+        if (closed) return
+        listenOptions.onDropped?.()
+        schedule()
+      },
+    }
+    const connection = postgres(options.listenUrl ?? url, connectionOptions)
+    const listenNow = async (): Promise<void> => {
+      await connection.unsafe(`listen ${quoteIdentifier(channel)}`)
+      attempt = 0
+      listenOptions.onListening?.()
+    }
+    const schedule = (): void => {
+      if (closed || timer !== undefined) return
+      timer = setTimeout(() => {
+        timer = undefined
+        if (closed) return
+        listenNow().catch((error: unknown) => {
+          attempt += 1
+          listenOptions.onError?.(error)
+          schedule()
+        })
+      }, relistenDelayMs(attempt))
+    }
+    try {
+      await listenNow()
+    } catch (error) {
+      closed = true
+      await connection.end({ timeout: 0 })
+      throw error
+    }
+    const listener: SqlListener = {
+      async close() {
+        if (closed) return
+        closed = true
+        clearTimeout(timer)
+        listeners.delete(listener)
+        await connection.end({ timeout: 0 })
+      },
+    }
+    listeners.add(listener)
+    return listener
+  }
+
   return {
     kind: 'postgres',
     query: direct.query,
     exec: direct.exec,
+    listen,
     async transaction<T>(
       fn: (tx: SqlQueryable) => Promise<T>,
       options: TransactionOptions = {},
@@ -101,6 +194,9 @@ export function createPostgresJsSql(url: string, options: PostgresJsOptions = {}
       else await committing
       return result
     },
-    close: () => client.end({ timeout: 5 }),
+    async close() {
+      await Promise.all([...listeners].map((listener) => listener.close()))
+      await client.end({ timeout: 5 })
+    },
   }
 }

@@ -49,8 +49,37 @@ export interface TransactionOptions {
   readOnly?: boolean
 }
 
+/** A LISTEN held open by `Sql.listen`; `close()` ends it. */
+export interface SqlListener {
+  close(): Promise<void>
+}
+
+export interface ListenOptions {
+  /**
+   * Called each time the channel is being listened to: once at first, then after every
+   * reconnection. Notifications sent while the connection was down are lost, so this is where a
+   * caller reads what it may have missed.
+   */
+  onListening?(): void
+  /** The connection dropped; it is being re-established (then `onListening` again). */
+  onDropped?(): void
+  /** A reconnection attempt failed (it is retried with a growing delay). */
+  onError?(error: unknown): void
+}
+
 export interface Sql extends SqlQueryable {
   readonly kind: 'pglite' | 'postgres'
+  /**
+   * LISTENs on `channel` and calls `onNotify` with each notification's payload (`pg_notify`,
+   * delivered at its transaction's commit). On a server it holds a session connection of its
+   * own (never a pooled one: a transaction-mode pooler would drop it), re-established when it
+   * drops; on PGlite it is the one session. Resolves once the first LISTEN is in place.
+   */
+  listen(
+    channel: string,
+    onNotify: (payload: string) => void,
+    options?: ListenOptions,
+  ): Promise<SqlListener>
   /**
    * Runs `fn` in a transaction: committed when it resolves, rolled back when it throws. A wrapper
    * around an executor must pass `options` on: the opening may be what confines `fn` (a role). On PGlite

@@ -1,22 +1,30 @@
 import type { LiveEvent } from '@tessera/contracts'
 import type { Clock } from '../../platform/clock.ts'
 
-/** Who an event is for: every connection, or the connections of one user. */
-export type Topic = 'broadcast' | `user:${string}`
+/**
+ * Who an event is for: every connection, the connections of one user, or the BFF replicas
+ * themselves (`internal`: cache invalidations, never sent to a browser).
+ */
+export type Topic = 'broadcast' | 'internal' | `user:${string}`
 
 export interface HubMessage {
   topic: Topic
   event: LiveEvent
+  /** The outbox id (event-outbox.ts): the position a reconnecting tab resumes after. */
+  seq?: number
 }
 
 export interface HubSubscription {
   topics: readonly Topic[]
-  onEvent(event: LiveEvent): void
+  onEvent(event: LiveEvent, message: HubMessage): void
   /** Called once when the hub shuts down, so a stream can end cleanly. */
   onClose?(): void
 }
 
-/** In-process pub/sub behind `GET /api/events`; one process, so no broker is needed yet. */
+/**
+ * In-process fan-out behind `GET /api/events`. Between replicas, events travel through PostgreSQL
+ * (event-outbox.ts): each replica's relay publishes the rows it reads here.
+ */
 export interface EventHub {
   /** Delivers to every subscriber of the topic; returns how many received it. */
   publish(message: HubMessage): number
@@ -34,13 +42,14 @@ export function createEventHub(
   let closed = false
 
   return {
-    publish({ topic, event }) {
+    publish(message) {
+      const { topic, event } = message
       let delivered = 0
       for (const subscription of [...subscriptions]) {
         if (!subscription.topics.includes(topic)) continue
         // One broken listener must not stop the others from hearing the event.
         try {
-          subscription.onEvent(event)
+          subscription.onEvent(event, message)
           delivered += 1
         } catch (error) {
           options.onListenerError?.(error, event)
@@ -59,7 +68,11 @@ export function createEventHub(
       }
     },
     subscriberCount() {
-      return subscriptions.size
+      // The event streams; the replica's own `internal` listeners (caches) are not counted.
+      let count = 0
+      for (const subscription of subscriptions)
+        if (subscription.topics.some((topic) => topic !== 'internal')) count += 1
+      return count
     },
     close() {
       closed = true

@@ -51,7 +51,8 @@ describe('GET /api/events', () => {
       ...inner,
       subscribe(subscription) {
         const stop = inner.subscribe(subscription)
-        subscription.onEvent(createLiveEvent('early', {}, clock))
+        const early = createLiveEvent('early', {}, clock)
+        subscription.onEvent(early, { topic: 'broadcast', event: early })
         return stop
       },
     }

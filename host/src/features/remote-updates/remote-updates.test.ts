@@ -94,6 +94,19 @@ describe('watchRemoteUpdates', () => {
     expect(fetchSnapshot).toHaveBeenCalledTimes(2)
   })
 
+  it('reads the snapshot when the live stream could not be resumed (resync)', async () => {
+    const events = liveEvents()
+    const loaded = snapshot(remote('billing', '1.0.0', 'Billing'))
+    const fetchSnapshot = vi.fn(async () => snapshot(remote('billing', '1.2.0', 'Billing')))
+    const onChange = vi.fn()
+    const stop = watchRemoteUpdates({ events, loaded, fetchSnapshot, onChange })
+    // A promote may have happened while this tab was away longer than the BFF keeps events.
+    events.emit('resync')
+    await settled()
+    expect(onChange).toHaveBeenLastCalledWith(['Billing'])
+    stop()
+  })
+
   it('reads once more for changes that come while it reads, and reports only the last', async () => {
     const events = liveEvents()
     const loaded = snapshot(remote('billing'))

@@ -1,3 +1,4 @@
+import { RESYNC_EVENT_TYPE } from '@tessera/contracts'
 import type { PlatformEvents, RegistrySnapshot, SnapshotRemote } from '@tessera/contracts'
 import { remoteLabel } from '../remotes/loader.ts'
 
@@ -71,9 +72,13 @@ export function watchRemoteUpdates({
     }
   }
 
-  const unsubscribe = events.subscribe(REGISTRY_CHANGED, () => void read())
+  const unsubscribers = [
+    events.subscribe(REGISTRY_CHANGED, () => void read()),
+    // The stream could not be resumed: a change may have been missed, so read the snapshot.
+    events.subscribe(RESYNC_EVENT_TYPE, () => void read()),
+  ]
   return () => {
     stopped = true
-    unsubscribe()
+    for (const unsubscribe of unsubscribers) unsubscribe()
   }
 }

@@ -22,9 +22,9 @@ class FakeEventSource implements EventSourceLike {
     this.readyState = 1
     this.onopen?.(new Event('open'))
   }
-  emit(type: string, data: string): void {
+  emit(type: string, data: string, lastEventId = ''): void {
     for (const listener of this.listeners.get(type) ?? [])
-      listener(new MessageEvent(type, { data }))
+      listener(new MessageEvent(type, { data, lastEventId }))
   }
   fail(readyState: 0 | 2): void {
     this.readyState = readyState
@@ -179,6 +179,19 @@ describe('createLiveEvents', () => {
     await vi.advanceTimersByTimeAsync(1000)
     expect(sources).toHaveLength(4)
     expect(events.status()).toBe('reconnecting')
+  })
+
+  it('resumes a new stream from the last event heard, so the BFF replays what was missed', async () => {
+    const { events, sources } = setup()
+    events.connect()
+    expect(sources[0]?.url).toBe('/api/events')
+    sources[0]?.emit('tessera', event('connection.opened'), '41')
+    sources[0]?.emit('tessera', event('billing.plan_changed'), '42')
+    sources[0]?.fail(2)
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(sources[1]?.url).toBe('/api/events?lastEventId=42')
+    events.reconnect()
+    expect(sources[2]?.url).toBe('/api/events?lastEventId=42')
   })
 
   it('does not reconnect after close', async () => {

@@ -48,6 +48,14 @@ export interface LiveEvents extends PlatformEvents {
 
 const CLOSED = 2
 
+/** `url` with `lastEventId` set in its query (relative URLs stay relative). */
+function withLastEventId(url: string, lastEventId: string): string {
+  const [path = '', query = ''] = url.split('?', 2)
+  const params = new URLSearchParams(query)
+  params.set('lastEventId', lastEventId)
+  return `${path}?${params.toString()}`
+}
+
 /**
  * One `EventSource` for the whole page, shared by the host and every plugin. The browser retries a
  * dropped connection by itself, but gives up for good when the server answers with an error
@@ -70,6 +78,9 @@ export function createLiveEvents({
   let reconnectTimer: unknown = null
   let delayMs = initialDelayMs
   let closed = false
+  // The position of the last event heard (the SSE id): a new EventSource does not carry the old
+  // one's Last-Event-ID, so it is sent as `lastEventId` and the BFF replays what was missed.
+  let lastEventId = ''
 
   function setStatus(next: LiveEventStatus): void {
     if (next === status) return
@@ -93,6 +104,7 @@ export function createLiveEvents({
   }
 
   function onMessage(message: MessageEvent<string>): void {
+    if (message.lastEventId) lastEventId = message.lastEventId
     let data: unknown
     try {
       data = JSON.parse(message.data)
@@ -120,7 +132,7 @@ export function createLiveEvents({
 
   function open(): void {
     if (closed) return
-    const next = createEventSource(url)
+    const next = createEventSource(lastEventId === '' ? url : withLastEventId(url, lastEventId))
     source = next
     next.onopen = () => {
       if (source !== next) return

@@ -164,6 +164,19 @@ describe('createSessionStore', () => {
     expect(source.reads()).toBe(1)
   })
 
+  it('reads /api/me again when the live stream could not be resumed (resync)', async () => {
+    const { events, emit } = fakeEvents()
+    const source = switchableSource(signedIn())
+    const store = track(createSessionStore({ source: source.source, events }))
+    store.start()
+    await until(() => store.current().status === 'signed-in')
+    // Signed out elsewhere while this tab's stream was away longer than the BFF keeps events.
+    source.set(signedOut)
+    emit('resync', { lastEventId: '7' })
+    await until(() => store.current().status === 'signed-out')
+    expect(source.reads()).toBe(2)
+  })
+
   it('ignores an entitlements event that does not match the contract', async () => {
     const { events, emit } = fakeEvents()
     const warnings: string[] = []

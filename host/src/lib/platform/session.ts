@@ -2,6 +2,7 @@ import { z } from 'zod'
 import {
   ApiError,
   AUTH_EVENT_TYPE,
+  RESYNC_EVENT_TYPE,
   ENTITLEMENTS_EVENT_TYPE,
   entitlementsEventDataSchema,
   entitlementsSchema,
@@ -9,85 +10,20 @@ import {
   authEventNames,
   type AuthEventName,
   type LiveEvent,
-  type PlatformApi,
   type PlatformEvents,
   type PlatformSession,
   type SessionState,
 } from '@tessera/contracts'
 import { warnToConsole } from '../runtime.ts'
+import { signedOutSnapshot } from './session-source.ts'
+import type { SessionSnapshot, SessionSource } from './session-source.ts'
 
-/**
- * What one read of the session says: the state plugins see, plus what the store needs to tell
- * events apart (which BFF session this tab is on, whether it came from a recovery link).
- */
-export interface SessionSnapshot {
-  state: SessionState
-  sessionId: string | null
-  recovery: boolean
-}
-
-/** Where the session comes from: `GET /api/me` in the app, a fake in tests. */
-export type SessionSource = () => Promise<SessionSnapshot>
-
-const signedOutSnapshot: SessionSnapshot = {
-  state: { status: 'signed-out', user: null },
-  sessionId: null,
-  recovery: false,
-}
-
-// Lenient on purpose: extra fields are ignored, so a newer BFF does not sign everybody out.
-const meBodySchema = z.object({
-  user: z
-    .object({ id: z.string(), email: z.string(), displayName: z.string().nullable().optional() })
-    .nullable(),
-  session: z.object({ id: z.string(), recovery: z.boolean().optional() }).optional(),
-  // Entitlements a newer BFF shapes differently are dropped (plugins read absent as unknown).
-  entitlements: entitlementsSchema.optional().catch(undefined),
-})
-
-/** Turns a `GET /api/me` body into a snapshot; null when it is not one. */
-export function snapshotFromMe(body: unknown): SessionSnapshot | null {
-  const parsed = meBodySchema.safeParse(body)
-  if (!parsed.success) return null
-  const { user, session, entitlements } = parsed.data
-  if (user === null) return signedOutSnapshot
-  return {
-    state: {
-      status: 'signed-in',
-      user: { id: user.id, email: user.email, displayName: user.displayName ?? null },
-      ...(entitlements ? { entitlements } : {}),
-    },
-    sessionId: session?.id ?? null,
-    recovery: session?.recovery ?? false,
-  }
-}
-
-/**
- * Reads the session from `GET /api/me` (`{ user: null }` when signed out). A BFF without the
- * route (`not_found`) or one that says `unauthenticated` means nobody is signed in.
- */
-export function meSessionSource(api: PlatformApi): SessionSource {
-  return async () => {
-    let body: unknown
-    try {
-      const response = await api.fetch('/api/me', { cache: 'no-store' })
-      body = await response.json()
-    } catch (error) {
-      if (
-        error instanceof ApiError &&
-        (error.code === 'not_found' ||
-          error.code === 'unauthenticated' ||
-          error.code === 'session_revoked')
-      ) {
-        return signedOutSnapshot
-      }
-      throw error
-    }
-    const snapshot = snapshotFromMe(body)
-    if (snapshot === null) throw new Error('GET /api/me answered with a body we could not read')
-    return snapshot
-  }
-}
+export {
+  meSessionSource,
+  snapshotFromMe,
+  type SessionSnapshot,
+  type SessionSource,
+} from './session-source.ts'
 
 /** The slice of `BroadcastChannel` the store uses, so tests can hand in a fake. */
 export interface SessionChannel {
@@ -370,6 +306,8 @@ export function createSessionStore({
       started = true
       cleanups.push(events.subscribe(AUTH_EVENT_TYPE, onAuthEvent))
       cleanups.push(events.subscribe(ENTITLEMENTS_EVENT_TYPE, onEntitlementsEvent))
+      // The stream could not be resumed: auth or plan news may have been missed, so read /api/me.
+      cleanups.push(events.subscribe(RESYNC_EVENT_TYPE, () => void refresh()))
       if (channel !== null) {
         channel.addEventListener('message', onChannelMessage)
         cleanups.push(() => channel.removeEventListener('message', onChannelMessage))

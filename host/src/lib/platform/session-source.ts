@@ -1,0 +1,81 @@
+/** Where the host's session comes from: one read of `GET /api/me`, as a snapshot. */
+import { z } from 'zod'
+import {
+  ApiError,
+  entitlementsSchema,
+  type PlatformApi,
+  type SessionState,
+} from '@tessera/contracts'
+
+/**
+ * What one read of the session says: the state plugins see, plus what the store needs to tell
+ * events apart (which BFF session this tab is on, whether it came from a recovery link).
+ */
+export interface SessionSnapshot {
+  state: SessionState
+  sessionId: string | null
+  recovery: boolean
+}
+
+/** Where the session comes from: `GET /api/me` in the app, a fake in tests. */
+export type SessionSource = () => Promise<SessionSnapshot>
+
+export const signedOutSnapshot: SessionSnapshot = {
+  state: { status: 'signed-out', user: null },
+  sessionId: null,
+  recovery: false,
+}
+
+// Lenient on purpose: extra fields are ignored, so a newer BFF does not sign everybody out.
+const meBodySchema = z.object({
+  user: z
+    .object({ id: z.string(), email: z.string(), displayName: z.string().nullable().optional() })
+    .nullable(),
+  session: z.object({ id: z.string(), recovery: z.boolean().optional() }).optional(),
+  // Entitlements a newer BFF shapes differently are dropped (plugins read absent as unknown).
+  entitlements: entitlementsSchema.optional().catch(undefined),
+})
+
+/** Turns a `GET /api/me` body into a snapshot; null when it is not one. */
+export function snapshotFromMe(body: unknown): SessionSnapshot | null {
+  const parsed = meBodySchema.safeParse(body)
+  if (!parsed.success) return null
+  const { user, session, entitlements } = parsed.data
+  if (user === null) return signedOutSnapshot
+  return {
+    state: {
+      status: 'signed-in',
+      user: { id: user.id, email: user.email, displayName: user.displayName ?? null },
+      ...(entitlements ? { entitlements } : {}),
+    },
+    sessionId: session?.id ?? null,
+    recovery: session?.recovery ?? false,
+  }
+}
+
+/**
+ * Reads the session from `GET /api/me` (`{ user: null }` when signed out). A BFF without the
+ * route (`not_found`) or one that says `unauthenticated` means nobody is signed in.
+ */
+export function meSessionSource(api: PlatformApi): SessionSource {
+  return async () => {
+    let body: unknown
+    try {
+      const response = await api.fetch('/api/me', { cache: 'no-store' })
+      body = await response.json()
+    } catch (error) {
+      if (
+        error instanceof ApiError &&
+        (error.code === 'not_found' ||
+          error.code === 'unauthenticated' ||
+          error.code === 'session_revoked')
+      ) {
+        return signedOutSnapshot
+      }
+      throw error
+    }
+    const snapshot = snapshotFromMe(body)
+    if (snapshot === null) throw new Error('GET /api/me answered with a body we could not read')
+    return snapshot
+  }
+}
