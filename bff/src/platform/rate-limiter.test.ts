@@ -6,9 +6,10 @@ describe('createRateLimiter', () => {
   it('allows the limit within a window, then refuses with the seconds left', () => {
     const clock = createManualClock()
     const limiter = createRateLimiter({ limit: 2, windowMs: 60_000, clock })
-    expect(limiter.hit('a')).toEqual({ allowed: true, remaining: 1 })
-    expect(limiter.hit('a')).toEqual({ allowed: true, remaining: 0 })
-    clock.advance(15_500)
+    expect(limiter.hit('a')).toEqual({ allowed: true, remaining: 1, resetSeconds: 60 })
+    clock.advance(500)
+    expect(limiter.hit('a')).toEqual({ allowed: true, remaining: 0, resetSeconds: 60 })
+    clock.advance(15_000)
     expect(limiter.hit('a')).toEqual({ allowed: false, retryAfterSeconds: 45 })
   })
 

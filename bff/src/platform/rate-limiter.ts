@@ -1,11 +1,29 @@
 import type { Clock } from './clock.ts'
+import { ApiErrorWithHeaders } from './errors.ts'
+import type { SharedCounters } from './shared-counters.ts'
 
 export type RateDecision =
-  { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number }
+  | { allowed: true; remaining: number; resetSeconds: number }
+  | { allowed: false; retryAfterSeconds: number }
+
+/** What a limiter allows, as the `RateLimit-Policy` header names it. */
+export interface RatePolicy {
+  name: string
+  limit: number
+  windowSeconds: number
+}
 
 export interface RateLimiter {
   /** Counts one request for `key` and says whether it may go ahead. */
-  hit(key: string): RateDecision
+  hit(key: string): RateDecision | Promise<RateDecision>
+  readonly policy?: RatePolicy
+}
+
+/** The decision for the `count`-th request of a window that ends at `resetAt`. */
+function decide(count: number, limit: number, resetAt: number, now: number): RateDecision {
+  const resetSeconds = Math.max(1, Math.ceil((resetAt - now) / 1000))
+  if (count <= limit) return { allowed: true, remaining: limit - count, resetSeconds }
+  return { allowed: false, retryAfterSeconds: resetSeconds }
 }
 
 /**
@@ -17,7 +35,9 @@ export function createRateLimiter(options: {
   windowMs: number
   clock: Clock
   maxKeys?: number
-}): RateLimiter {
+  /** The policy's name in the `RateLimit` headers. */
+  name?: string
+}): { hit(key: string): RateDecision; readonly policy: RatePolicy } {
   const { limit, windowMs, clock } = options
   const maxKeys = options.maxKeys ?? 10_000
   const windows = new Map<string, { startedAt: number; count: number }>()
@@ -35,6 +55,11 @@ export function createRateLimiter(options: {
   }
 
   return {
+    policy: {
+      name: options.name ?? 'default',
+      limit,
+      windowSeconds: Math.round(windowMs / 1000),
+    },
     hit(key) {
       const now = clock.now()
       let window = windows.get(key)
@@ -44,9 +69,86 @@ export function createRateLimiter(options: {
         windows.set(key, window)
       }
       window.count += 1
-      if (window.count <= limit) return { allowed: true, remaining: limit - window.count }
-      const retryAfterSeconds = Math.max(1, Math.ceil((window.startedAt + windowMs - now) / 1000))
-      return { allowed: false, retryAfterSeconds }
+      return decide(window.count, limit, window.startedAt + windowMs, now)
     },
   }
+}
+
+/**
+ * A fixed-window limiter every replica shares (platform/shared-counters.ts): one statement per
+ * hit. While the database fails or is slow, this process counts on its own (with a warning),
+ * so a limit is never lifted, only no longer shared.
+ */
+export function createSharedRateLimiter(options: {
+  counters: SharedCounters
+  /** What is counted ('chat', 'deploy', …): its scope in the table and its policy's name. */
+  name: string
+  limit: number
+  windowMs: number
+  clock: Clock
+}): { hit(key: string): Promise<RateDecision>; readonly policy: RatePolicy } {
+  const { counters, name, limit, windowMs, clock } = options
+  const local = createRateLimiter({ limit, windowMs, clock, name })
+  return {
+    policy: local.policy,
+    hit(key) {
+      return counters.attempt(
+        `${name} rate limit`,
+        async () => {
+          const now = clock.now()
+          const [state] = await counters.hit(name, [{ key, ttlMs: windowMs }], now)
+          if (state === undefined) throw new Error('the counter upsert returned no row')
+          return decide(state.hits, limit, state.expiresAt, now)
+        },
+        () => local.hit(key),
+      )
+    },
+  }
+}
+
+/**
+ * The draft IETF `RateLimit-Policy` and `RateLimit` response fields
+ * (draft-ietf-httpapi-ratelimit-headers): the policy, and what is left of it and for how long.
+ */
+export function rateLimitHeaders(
+  policy: RatePolicy,
+  decision: RateDecision,
+): Record<string, string> {
+  const remaining = decision.allowed ? decision.remaining : 0
+  const reset = decision.allowed ? decision.resetSeconds : decision.retryAfterSeconds
+  return {
+    'RateLimit-Policy': `"${policy.name}";q=${policy.limit};w=${policy.windowSeconds}`,
+    RateLimit: `"${policy.name}";r=${remaining};t=${reset}`,
+  }
+}
+
+/** One limit: what it counts (its name), how many, and per how long. */
+export interface LimitPolicy {
+  name: string
+  limit: number
+  windowMs: number
+}
+
+/** Makes the limiter of a policy: shared by every replica, or this process's own. */
+export type Limiters = (policy: LimitPolicy) => RateLimiter
+
+/** Limiters counting in this process only (one BFF, or tests without a database). */
+export function localLimiters(clock: Clock): Limiters {
+  return (policy) => createRateLimiter({ ...policy, clock })
+}
+
+/** Limiters every replica shares through the database, each falling back to its own count. */
+export function sharedLimiters(counters: SharedCounters, clock: Clock): Limiters {
+  return (policy) => createSharedRateLimiter({ ...policy, counters, clock })
+}
+
+/** The `rate_limited` error for a refusal: Retry-After, and the `RateLimit` fields. */
+export function rateLimited(
+  limiter: RateLimiter,
+  decision: RateDecision & { allowed: false },
+): ApiErrorWithHeaders {
+  return new ApiErrorWithHeaders('rate_limited', {
+    details: { retryAfterSeconds: decision.retryAfterSeconds },
+    headers: limiter.policy === undefined ? {} : rateLimitHeaders(limiter.policy, decision),
+  })
 }

@@ -8,7 +8,12 @@ import { bareApp } from '../../testing/middleware-app.ts'
 function app(
   keyOf?: (c: { req: { header(name: string): string | undefined } }) => string | undefined,
 ) {
-  const limiter = createRateLimiter({ limit: 2, windowMs: 60_000, clock: createManualClock() })
+  const limiter = createRateLimiter({
+    limit: 2,
+    windowMs: 60_000,
+    clock: createManualClock(),
+    name: 'test',
+  })
   return bareApp()
     .use(rateLimit({ limiter, keyOf }))
     .get('/', (c) => c.text('ok'))
@@ -22,10 +27,17 @@ describe('rateLimit', () => {
     const response = await limited.request('/')
     expect(response.status).toBe(429)
     expect(response.headers.get('retry-after')).toBe('60')
+    expect(response.headers.get('ratelimit')).toBe('"test";r=0;t=60')
     expect(errorBodySchema.parse(await response.json()).error).toMatchObject({
       code: 'rate_limited',
       details: { retryAfterSeconds: 60 },
     })
+  })
+
+  it('tells every client its policy and what is left of it, in the draft RateLimit fields', async () => {
+    const response = await app().request('/')
+    expect(response.headers.get('ratelimit-policy')).toBe('"test";q=2;w=60')
+    expect(response.headers.get('ratelimit')).toBe('"test";r=1;t=60')
   })
 
   it('ignores x-forwarded-for, which any client can set', async () => {

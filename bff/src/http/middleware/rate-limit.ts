@@ -1,5 +1,5 @@
-import { ApiError } from '@tessera/contracts'
 import type { Context, MiddlewareHandler } from 'hono'
+import { rateLimitHeaders, rateLimited } from '../../platform/rate-limiter.ts'
 import type { RateLimiter } from '../../platform/rate-limiter.ts'
 
 export interface RateLimitOptions {
@@ -11,16 +11,21 @@ export interface RateLimitOptions {
   keyOf?: (c: Context) => string | undefined
 }
 
-/** Answers `rate_limited` (429 with Retry-After) once a client is over its limit. */
+/**
+ * Answers `rate_limited` (429 with Retry-After) once a client is over its limit; every answer
+ * carries the draft `RateLimit-Policy` and `RateLimit` fields.
+ */
 export function rateLimit(options: RateLimitOptions): MiddlewareHandler {
   const keyOf = options.keyOf ?? (() => undefined)
   return async function rateLimit(c, next) {
     // Without a runtime address (in-process tests) every client shares one bucket.
-    const decision = options.limiter.hit(keyOf(c) ?? 'unknown-client')
-    if (!decision.allowed) {
-      throw new ApiError('rate_limited', {
-        details: { retryAfterSeconds: decision.retryAfterSeconds },
-      })
+    const decision = await options.limiter.hit(keyOf(c) ?? 'unknown-client')
+    if (!decision.allowed) throw rateLimited(options.limiter, decision)
+    if (options.limiter.policy !== undefined) {
+      for (const [name, value] of Object.entries(
+        rateLimitHeaders(options.limiter.policy, decision),
+      ))
+        c.header(name, value)
     }
     return next()
   }

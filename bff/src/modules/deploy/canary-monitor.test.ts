@@ -1,27 +1,52 @@
+import { randomUUID } from 'node:crypto'
 import { remoteDeployStateSchema } from '@tessera/contracts'
+import type { Sql } from '@tessera/db/sql'
+import { createTestDatabase } from '@tessera/db/testing'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createLogger } from '../../platform/logger.ts'
+import { createSharedCounters } from '../../platform/shared-counters.ts'
 import { databaseSetupTimeout } from '../../testing/identity.ts'
 import { createManualClock, csrfHeaders, waitFor } from '../../testing/app.ts'
-import { createCanaryMonitor } from './canary-monitor.ts'
+import { createCanaryMonitor, createSharedCanaryMonitor } from './canary-monitor.ts'
+import type { CanaryMonitor } from './canary-monitor.ts'
 import { startDeployTestApp } from '../../testing/deploy.ts'
 import type { DeployTestApp } from '../../testing/deploy.ts'
 
-describe('createCanaryMonitor', () => {
+describe.each(['in memory', 'in the database'])('the canary monitor %s', (kind) => {
+  let db: Sql | undefined
+  beforeAll(async () => {
+    if (kind === 'in the database') db = await createTestDatabase()
+  }, databaseSetupTimeout)
+  afterAll(async () => {
+    await db?.close()
+  })
+
   const setup = () => {
     const clock = createManualClock()
-    const monitor = createCanaryMonitor({ clock, windowMs: 60_000, threshold: 0.5, minClients: 4 })
-    return { clock, monitor }
+    const options = { clock, windowMs: 60_000, threshold: 0.5, minClients: 4 }
+    if (db === undefined) return { clock, monitor: createCanaryMonitor(options) }
+    const counters = createSharedCounters({
+      sql: db,
+      clock,
+      logger: createLogger({ level: 'silent' }),
+      timeoutMs: 10_000,
+      namespace: randomUUID(),
+    })
+    return { clock, monitor: createSharedCanaryMonitor({ ...options, counters }) }
   }
 
-  it('rates errors per distinct client served the canary, once the sample is large enough', () => {
+  it('rates errors per distinct client served the canary, once the sample is large enough', async () => {
     const { monitor } = setup()
-    for (const client of ['a', 'b', 'c']) monitor.served('billing', '1.1.0', client)
+    for (const client of ['a', 'b', 'c']) await monitor.served('billing', '1.1.0', client)
     // Three clients served: below the minimum sample, even at 100 % errors.
-    expect(monitor.failed('billing', '1.1.0', 'a')).toMatchObject({ over: false, errorRate: 1 / 3 })
-    expect(monitor.failed('billing', '1.1.0', 'b')).toMatchObject({ over: false })
-    monitor.served('billing', '1.1.0', 'd')
+    expect(await monitor.failed('billing', '1.1.0', 'a')).toMatchObject({
+      over: false,
+      errorRate: 1 / 3,
+    })
+    expect(await monitor.failed('billing', '1.1.0', 'b')).toMatchObject({ over: false })
+    await monitor.served('billing', '1.1.0', 'd')
     // The same client reporting again is still one client.
-    expect(monitor.failed('billing', '1.1.0', 'b')).toMatchObject({
+    expect(await monitor.failed('billing', '1.1.0', 'b')).toMatchObject({
       errorClients: 2,
       servedClients: 4,
       errorRate: 0.5,
@@ -29,25 +54,70 @@ describe('createCanaryMonitor', () => {
     })
   })
 
-  it('does not count clients that were never served the version, nor other versions', () => {
+  it('does not count clients that were never served the version, nor other versions', async () => {
     const { monitor } = setup()
-    for (const client of ['a', 'b', 'c', 'd']) monitor.served('billing', '1.1.0', client)
-    for (const stranger of ['x', 'y', 'z']) monitor.failed('billing', '1.1.0', stranger)
-    monitor.served('billing', '1.2.0', 'a')
-    monitor.failed('billing', '1.2.0', 'a')
-    expect(monitor.failed('billing', '1.1.0', 'w')).toMatchObject({ errorClients: 0, over: false })
+    for (const client of ['a', 'b', 'c', 'd']) await monitor.served('billing', '1.1.0', client)
+    for (const stranger of ['x', 'y', 'z']) await monitor.failed('billing', '1.1.0', stranger)
+    await monitor.served('billing', '1.2.0', 'a')
+    await monitor.failed('billing', '1.2.0', 'a')
+    expect(await monitor.failed('billing', '1.1.0', 'w')).toMatchObject({
+      errorClients: 0,
+      over: false,
+    })
   })
 
-  it('forgets what happened before the window', () => {
+  it('forgets what happened before the window', async () => {
     const { monitor, clock } = setup()
-    for (const client of ['a', 'b', 'c', 'd']) monitor.served('billing', '1.1.0', client)
-    monitor.failed('billing', '1.1.0', 'a')
+    for (const client of ['a', 'b', 'c', 'd']) await monitor.served('billing', '1.1.0', client)
+    await monitor.failed('billing', '1.1.0', 'a')
     clock.advance(61_000)
-    for (const client of ['e', 'f', 'g', 'h']) monitor.served('billing', '1.1.0', client)
-    expect(monitor.failed('billing', '1.1.0', 'e')).toMatchObject({
+    for (const client of ['e', 'f', 'g', 'h']) await monitor.served('billing', '1.1.0', client)
+    expect(await monitor.failed('billing', '1.1.0', 'e')).toMatchObject({
       errorClients: 1,
       servedClients: 4,
       over: false,
+    })
+  })
+})
+
+describe('the canary monitors of two replicas over one database', () => {
+  let db: Sql
+  beforeAll(async () => {
+    db = await createTestDatabase()
+  }, databaseSetupTimeout)
+  afterAll(() => db.close())
+
+  it('add up the clients each served and each heard from', async () => {
+    const clock = createManualClock()
+    const [a, b] = [0, 1].map(() =>
+      createSharedCanaryMonitor({
+        clock,
+        windowMs: 60_000,
+        threshold: 0.5,
+        minClients: 4,
+        counters: createSharedCounters({
+          sql: db,
+          clock,
+          logger: createLogger({ level: 'silent' }),
+          timeoutMs: 10_000,
+        }),
+      }),
+    ) as [CanaryMonitor, CanaryMonitor]
+    await a.served('billing', '1.1.0', 'p')
+    await a.served('billing', '1.1.0', 'q')
+    await b.served('billing', '1.1.0', 'r')
+    await b.served('billing', '1.1.0', 's')
+    // Served by one replica, reported to the other: still one of the canary's clients.
+    expect(await b.failed('billing', '1.1.0', 'p')).toMatchObject({
+      servedClients: 4,
+      errorClients: 1,
+      over: false,
+    })
+    expect(await a.failed('billing', '1.1.0', 'r')).toMatchObject({
+      servedClients: 4,
+      errorClients: 2,
+      errorRate: 0.5,
+      over: true,
     })
   })
 })

@@ -22,7 +22,7 @@ import {
 } from './auth-errors.ts'
 import type { AuthSession } from './auth-gateway.ts'
 import { returnUrl, signedInBody } from './identity.ts'
-import { createKnownDevices } from './known-devices.ts'
+import { createKnownDevices, createSharedKnownDevices } from './known-devices.ts'
 import { enforceThrottle } from './sign-in-throttle.ts'
 import type { Identity } from './identity.ts'
 
@@ -46,7 +46,7 @@ async function completeSignIn(
   const profile = await identity.profiles.ensure(session.claims, auth.user.signUpDisplayName)
   c.var.auth.signIn(token)
   const body = signedInBody(session, profile, await identity.entitlements(session.claims))
-  identity.events.publish(session.userId, options.event, {
+  await identity.events.publish(session.userId, options.event, {
     sessionId: session.id,
     user: body.user,
   })
@@ -84,10 +84,11 @@ function newDeviceToken(): string {
 /** Sign-up, sign-in, email links and sign-out (CSRF is checked for all of /api). */
 export function authRoutes(identity: Identity) {
   const { gateway, sessions, throttle, logger } = identity
-  const knownDevices = createKnownDevices({
-    clock: identity.clock,
-    lifetimeMs: deviceLifetimeSeconds * 1000,
-  })
+  const devicesSettings = { clock: identity.clock, lifetimeMs: deviceLifetimeSeconds * 1000 }
+  const knownDevices =
+    identity.sharedCounters === undefined
+      ? createKnownDevices(devicesSettings)
+      : createSharedKnownDevices({ ...devicesSettings, counters: identity.sharedCounters })
   const secureCookies = identity.publicOrigin.startsWith('https:')
   const deviceCookieName = secureCookies ? '__Host-tessera_device' : 'tessera_device'
   const emailLimit = rateLimit({ limiter: identity.emailLimiter, keyOf: identity.clientKey })
@@ -126,22 +127,21 @@ export function authRoutes(identity: Identity) {
       const { email, password } = c.req.valid('json')
       const device = getCookie(c, deviceCookieName)
       // A browser the owner signed in with before waits out its own back-off, not the account's.
-      const accountKey = knownDevices.knows(email, device)
+      const accountKey = (await knownDevices.knows(email, device))
         ? `device:${email}:${device}`
         : `email:${email}`
       const keys = [accountKey, `client:${identity.clientKey?.(c) ?? 'unknown'}`]
-      enforceThrottle(throttle, keys)
+      await enforceThrottle(throttle, keys)
       let auth: AuthSession
       try {
         auth = await gateway.signInWithPassword(email, password)
       } catch (error) {
-        if (isInvalidCredentials(error)) throttle.fail(keys)
+        if (isInvalidCredentials(error)) await throttle.fail(keys)
         throwAuthError(error)
       }
-      throttle.reset(`email:${email}`)
-      throttle.reset(accountKey)
+      await Promise.all([throttle.reset(`email:${email}`), throttle.reset(accountKey)])
       const token = device !== undefined && deviceToken.test(device) ? device : newDeviceToken()
-      knownDevices.remember(email, token)
+      await knownDevices.remember(email, token)
       setCookie(c, deviceCookieName, token, {
         httpOnly: true,
         sameSite: 'Lax',
@@ -199,7 +199,10 @@ export function authRoutes(identity: Identity) {
       } else {
         body = await completeSignIn(c, identity, auth, { recovery: false, event: 'SIGNED_IN' })
       }
-      identity.events.publish(auth.user.id, 'USER_UPDATED', { sessionId: null, user: body.user })
+      await identity.events.publish(auth.user.id, 'USER_UPDATED', {
+        sessionId: null,
+        user: body.user,
+      })
       return c.json(body, 200)
     })
     .post('/sign-out', requireJson(), jsonBody(signOutBodySchema), async (c) => {

@@ -8,6 +8,7 @@ import type { AuthEvents } from './auth-events.ts'
 import type { AuthGateway } from './auth-gateway.ts'
 import type { Profiles } from './profiles.ts'
 import type { RateLimiter } from '../../platform/rate-limiter.ts'
+import type { SharedCounters } from '../../platform/shared-counters.ts'
 import type { ActiveSession, Sessions } from './sessions.ts'
 import type { SignInThrottle } from './sign-in-throttle.ts'
 
@@ -20,6 +21,8 @@ export interface Identity {
   throttle: SignInThrottle
   /** Requests that make Auth send an email, per client. */
   emailLimiter: RateLimiter
+  /** The counts every replica shares (known devices); absent when this process counts alone. */
+  sharedCounters?: SharedCounters
   clock: Clock
   logger: Logger
   /** Where email links send people back to: `PUBLIC_ORIGIN`. */

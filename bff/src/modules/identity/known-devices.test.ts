@@ -3,19 +3,19 @@ import { createManualClock } from '../../testing/app.ts'
 import { createKnownDevices } from './known-devices.ts'
 
 describe('createKnownDevices', () => {
-  it('knows a browser for the account it signed in to, until its lifetime ends', () => {
+  it('knows a browser for the account it signed in to, until its lifetime ends', async () => {
     const clock = createManualClock()
     const devices = createKnownDevices({ clock, lifetimeMs: 1000 })
-    devices.remember('a@example.test', 'token-1')
-    expect(devices.knows('a@example.test', 'token-1')).toBe(true)
-    expect(devices.knows('b@example.test', 'token-1')).toBe(false)
-    expect(devices.knows('a@example.test', 'token-2')).toBe(false)
-    expect(devices.knows('a@example.test', undefined)).toBe(false)
+    await devices.remember('a@example.test', 'token-1')
+    expect(await devices.knows('a@example.test', 'token-1')).toBe(true)
+    expect(await devices.knows('b@example.test', 'token-1')).toBe(false)
+    expect(await devices.knows('a@example.test', 'token-2')).toBe(false)
+    expect(await devices.knows('a@example.test', undefined)).toBe(false)
     clock.advance(1000)
-    expect(devices.knows('a@example.test', 'token-1')).toBe(false)
+    expect(await devices.knows('a@example.test', 'token-1')).toBe(false)
   })
 
-  it('keeps the browsers and accounts that signed in most recently when full', () => {
+  it('keeps the browsers and accounts that signed in most recently when full', async () => {
     const clock = createManualClock()
     const devices = createKnownDevices({
       clock,
@@ -23,18 +23,20 @@ describe('createKnownDevices', () => {
       maxAccounts: 2,
       maxPerAccount: 2,
     })
-    devices.remember('a', '1')
-    devices.remember('a', '2')
-    devices.remember('a', '1')
-    devices.remember('a', '3')
-    expect(['1', '2', '3'].map((token) => devices.knows('a', token))).toEqual([true, false, true])
-    devices.remember('b', '1')
-    devices.remember('a', '1')
-    devices.remember('c', '1')
-    expect(['a', 'b', 'c'].map((account) => devices.knows(account, '1'))).toEqual([
+    await devices.remember('a', '1')
+    await devices.remember('a', '2')
+    await devices.remember('a', '1')
+    await devices.remember('a', '3')
+    expect(await Promise.all(['1', '2', '3'].map((token) => devices.knows('a', token)))).toEqual([
       true,
       false,
       true,
     ])
+    await devices.remember('b', '1')
+    await devices.remember('a', '1')
+    await devices.remember('c', '1')
+    expect(
+      await Promise.all(['a', 'b', 'c'].map((account) => devices.knows(account, '1'))),
+    ).toEqual([true, false, true])
   })
 })

@@ -56,7 +56,7 @@ export function meRoutes(identity: Identity) {
       throw validationFailed([{ path: 'currentPassword', message: 'Enter your current password.' }])
     }
     const keys = [`email:${session.user.email}`]
-    enforceThrottle(throttle, keys)
+    await enforceThrottle(throttle, keys)
     try {
       const check = await gateway.signInWithPassword(session.user.email, password)
       await gateway.signOut(check.accessToken, 'local').catch((error: unknown) => {
@@ -64,7 +64,7 @@ export function meRoutes(identity: Identity) {
       })
     } catch (error) {
       if (!isInvalidCredentials(error)) throwAuthError(error, { password: 'currentPassword' })
-      throttle.fail(keys)
+      await throttle.fail(keys)
       throw validationFailed([
         { path: 'currentPassword', message: 'This is not your current password.' },
       ])
@@ -88,10 +88,20 @@ export function meRoutes(identity: Identity) {
       const { displayName } = c.req.valid('json')
       const session = await c.var.auth.require()
       const { claims } = session
-      const profile =
-        (await profiles.update(claims, displayName)) ?? (await profiles.ensure(claims, displayName))
-      const body = signedInBody(session, profile, await identity.entitlements(claims))
-      events.publish(session.userId, 'USER_UPDATED', { sessionId: null, user: body.user })
+      const entitlements = await identity.entitlements(claims)
+      // USER_UPDATED is written in the transaction that changes the profile.
+      const updated = await profiles.update(claims, displayName, (tx, row) =>
+        events.publish(
+          session.userId,
+          'USER_UPDATED',
+          { sessionId: null, user: signedInBody(session, row, entitlements).user },
+          tx,
+        ),
+      )
+      if (updated !== null) return c.json(signedInBody(session, updated, entitlements), 200)
+      // No profile yet: it is created now, and the event follows in a statement of its own.
+      const body = signedInBody(session, await profiles.ensure(claims, displayName), entitlements)
+      await events.publish(session.userId, 'USER_UPDATED', { sessionId: null, user: body.user })
       return c.json(body, 200)
     })
     .post('/email', emailLimit, requireJson(), jsonBody(changeEmailBodySchema), async (c) => {
@@ -101,7 +111,7 @@ export function meRoutes(identity: Identity) {
         throw validationFailed([{ path: 'email', message: 'This is your email address already.' }])
       }
       const updated = await updateUser(session, { email }, {}, returnUrl(identity, next))
-      events.publish(session.userId, 'USER_UPDATED', {
+      await events.publish(session.userId, 'USER_UPDATED', {
         sessionId: null,
         user: meUserOf(updated, await profileOf(updated)),
       })
@@ -120,7 +130,7 @@ export function meRoutes(identity: Identity) {
         await profileOf(updated),
         await identity.entitlements(updated.claims),
       )
-      events.publish(session.userId, 'USER_UPDATED', { sessionId: null, user: body.user })
+      await events.publish(session.userId, 'USER_UPDATED', { sessionId: null, user: body.user })
       return c.json(body, 200)
     })
     .get('/sessions', async (c) => {

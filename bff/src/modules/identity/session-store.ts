@@ -3,7 +3,7 @@
  * run, and how a row becomes an `ActiveSession`. No policy here: when to refresh, cache or end a
  * session is decided by the callers.
  */
-import type { Sql } from '@tessera/db/sql'
+import type { Sql, SqlQueryable } from '@tessera/db/sql'
 import type { Clock } from '../../platform/clock.ts'
 import { execute, queries } from '../../platform/db/query.ts'
 import type { AuthUserSnapshot, BffSessionRow } from '../../platform/db/schema.ts'
@@ -150,7 +150,10 @@ export function createSessionStore(sql: Sql, clock: Clock) {
     },
 
     /** Marks sessions revoked and forgets their tokens; the rows that were still active. */
-    async markRevoked(ids: readonly string[]): Promise<Array<{ id: string; user_id: string }>> {
+    async markRevoked(
+      ids: readonly string[],
+      on: SqlQueryable = sql,
+    ): Promise<Array<{ id: string; user_id: string }>> {
       if (ids.length === 0) return []
       const { rows } = await execute(
         queries
@@ -164,7 +167,7 @@ export function createSessionStore(sql: Sql, clock: Clock) {
           .where('id', 'in', ids)
           .where('revoked_at', 'is', null)
           .returning(['id', 'user_id']),
-        sql,
+        on,
       )
       return rows
     },

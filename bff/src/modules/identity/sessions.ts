@@ -12,6 +12,7 @@ import type { Logger } from '../../platform/logger.ts'
 import { createRecentCache } from '../../platform/recent-cache.ts'
 import type { AccessTokenVerifier } from './access-tokens.ts'
 import { isSessionGone } from './auth-errors.ts'
+import type { CacheInvalidations } from '../events/cache-invalidation.ts'
 import type { AuthEvents } from './auth-events.ts'
 import type { AuthGateway, AuthSession, AuthTokens } from './auth-gateway.ts'
 import { createSessionRefresh } from './session-refresh.ts'
@@ -70,6 +71,11 @@ export interface SessionsOptions {
   auth: AuthGateway
   tokens: AccessTokenVerifier
   events: AuthEvents
+  /**
+   * Other replicas' changes to sessions (a revocation, a user update) drop this process's kept
+   * copies at once instead of after `cacheMs`; without it, only this process's changes do.
+   */
+  invalidations?: CacheInvalidations
   clock: Clock
   logger: Logger
   /** Refresh when the access token has less than this left (more than supabase-js's 90 s). */
@@ -145,12 +151,32 @@ export function createSessions(options: SessionsOptions): Sessions {
     return hash
   }
 
-  /** Marks sessions revoked; the ids that were still active. Their users' tabs are told. */
+  options.invalidations?.subscribe((invalidation) => {
+    if (invalidation.cache !== 'sessions') return
+    const { userId, sessionIds } = invalidation
+    forget((session) =>
+      sessionIds === undefined ? session.userId === userId : sessionIds.includes(session.id),
+    )
+  })
+
+  /**
+   * Marks sessions revoked; the ids that were still active. Their users' tabs are told, and every
+   * replica forgets them, in the transaction that revokes them.
+   */
   async function markRevoked(ids: readonly string[]): Promise<string[]> {
-    const rows = await store.markRevoked(ids)
+    if (ids.length === 0) return []
+    const rows = await sql.transaction(async (tx) => {
+      const revoked = await store.markRevoked(ids, tx)
+      for (const row of revoked) {
+        await events.publish(row.user_id, 'SIGNED_OUT', { sessionId: row.id, user: null }, tx)
+        await options.invalidations?.publish(
+          { cache: 'sessions', userId: row.user_id, sessionIds: [row.id] },
+          tx,
+        )
+      }
+      return revoked
+    })
     forget((session) => ids.includes(session.id))
-    for (const row of rows)
-      events.publish(row.user_id, 'SIGNED_OUT', { sessionId: row.id, user: null })
     return rows.map((row) => row.id)
   }
 
@@ -166,7 +192,7 @@ export function createSessions(options: SessionsOptions): Sessions {
     revoke: markRevoked,
     changed(session) {
       forget((cached) => cached.id === session.id)
-      events.publish(session.userId, 'TOKEN_REFRESHED', { sessionId: session.id, user: null })
+      events.announce(session.userId, 'TOKEN_REFRESHED', { sessionId: session.id, user: null })
     },
   })
 
@@ -293,6 +319,8 @@ export function createSessions(options: SessionsOptions): Sessions {
     async updateUser(user) {
       await store.updateUser(user)
       forget((session) => session.userId === user.id)
+      // The store writes in a statement of its own: the other replicas hear of it right after.
+      await options.invalidations?.publish({ cache: 'sessions', userId: user.id })
     },
 
     async saveTokens(sessionId, saved) {

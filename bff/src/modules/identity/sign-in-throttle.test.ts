@@ -1,7 +1,13 @@
-import { describe, expect, it } from 'vitest'
+import { randomUUID } from 'node:crypto'
+import type { Sql } from '@tessera/db/sql'
+import { createTestDatabase, databaseSetupTimeout } from '@tessera/db/testing'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createLogger } from '../../platform/logger.ts'
+import { createSharedCounters } from '../../platform/shared-counters.ts'
 import { createManualClock } from '../../testing/app.ts'
 import {
   backoffDelayMs,
+  createSharedSignInThrottle,
   createSignInThrottle,
   describeWait,
   enforceThrottle,
@@ -9,17 +15,33 @@ import {
 
 const schedule = { freeFailures: 3, baseDelayMs: 1000, maxDelayMs: 15 * 60_000 }
 
-function throttle(options: { maxKeys?: number; memoryMs?: number } = {}) {
+let db: Sql
+beforeAll(async () => {
+  db = await createTestDatabase()
+}, databaseSetupTimeout)
+afterAll(async () => {
+  await db.close()
+})
+
+type Kind = 'in memory' | 'in the database'
+
+function throttle(options: { maxKeys?: number; memoryMs?: number; kind?: Kind } = {}) {
   const clock = createManualClock()
-  return {
+  const settings = {
     clock,
-    throttle: createSignInThrottle({
-      clock,
-      account: { ...schedule, memoryMs: options.memoryMs ?? 24 * 3600_000 },
-      client: { maxFailures: 4, windowMs: 60_000 },
-      ...(options.maxKeys === undefined ? {} : { maxKeys: options.maxKeys }),
-    }),
+    account: { ...schedule, memoryMs: options.memoryMs ?? 24 * 3600_000 },
+    client: { maxFailures: 4, windowMs: 60_000 },
+    ...(options.maxKeys === undefined ? {} : { maxKeys: options.maxKeys }),
   }
+  if (options.kind !== 'in the database') return { clock, throttle: createSignInThrottle(settings) }
+  const counters = createSharedCounters({
+    sql: db,
+    clock,
+    logger: createLogger({ level: 'silent' }),
+    timeoutMs: 10_000,
+    namespace: randomUUID(),
+  })
+  return { clock, throttle: createSharedSignInThrottle({ ...settings, counters }) }
 }
 
 const account = 'email:owner@example.test'
@@ -33,82 +55,85 @@ describe('backoffDelayMs', () => {
   })
 })
 
-describe('createSignInThrottle', () => {
-  it('delays an account’s next attempt by the back-off after each failure past the free ones', () => {
-    const { clock, throttle: t } = throttle()
+describe.each<Kind>(['in memory', 'in the database'])('the sign-in throttle %s', (kind) => {
+  it('delays an account’s next attempt by the back-off after each failure past the free ones', async () => {
+    const { clock, throttle: t } = throttle({ kind })
     for (let n = 0; n < 3; n += 1) {
-      t.fail([account])
-      expect(t.check([account])).toEqual({ allowed: true })
+      await t.fail([account])
+      expect(await t.check([account])).toEqual({ allowed: true })
     }
     for (const seconds of [1, 2, 4, 8, 16]) {
-      t.fail([account])
-      expect(t.check([account])).toEqual({
+      await t.fail([account])
+      expect(await t.check([account])).toEqual({
         allowed: false,
         retryAfterSeconds: seconds,
         limit: 'account',
       })
       clock.advance(seconds * 1000 - 1)
-      expect(t.check([account]).allowed).toBe(false)
+      expect((await t.check([account])).allowed).toBe(false)
       clock.advance(1)
-      expect(t.check([account])).toEqual({ allowed: true })
+      expect(await t.check([account])).toEqual({ allowed: true })
     }
   })
 
-  it('never makes the owner wait longer than the cap, however many failures there were', () => {
-    const { clock, throttle: t } = throttle()
+  it('never makes the owner wait longer than the cap, however many failures there were', async () => {
+    const { clock, throttle: t } = throttle({ kind })
     for (let n = 0; n < 1000; n += 1) {
-      t.fail([account])
+      await t.fail([account])
       clock.advance(1000)
     }
-    const decision = t.check([account])
+    const decision = await t.check([account])
     expect(decision).toEqual({ allowed: false, retryAfterSeconds: 899, limit: 'account' })
     clock.advance(899_000)
-    expect(t.check([account])).toEqual({ allowed: true })
+    expect(await t.check([account])).toEqual({ allowed: true })
   })
 
-  it('forgets an account’s failures after a success, or after the memory time without one', () => {
-    const { clock, throttle: t } = throttle({ memoryMs: 3600_000 })
-    for (let n = 0; n < 6; n += 1) t.fail([account])
-    t.reset(account)
-    t.fail([account])
-    expect(t.check([account])).toEqual({ allowed: true })
-    for (let n = 0; n < 6; n += 1) t.fail([account])
+  it('forgets an account’s failures after a success, or after the memory time without one', async () => {
+    const { clock, throttle: t } = throttle({ memoryMs: 3600_000, kind })
+    for (let n = 0; n < 6; n += 1) await t.fail([account])
+    await t.reset(account)
+    await t.fail([account])
+    expect(await t.check([account])).toEqual({ allowed: true })
+    for (let n = 0; n < 6; n += 1) await t.fail([account])
     clock.advance(3600_000)
-    t.fail([account])
-    expect(t.check([account])).toEqual({ allowed: true })
+    await t.fail([account])
+    expect(await t.check([account])).toEqual({ allowed: true })
   })
 
-  it('counts nothing when only checking', () => {
-    const { throttle: t } = throttle()
+  it('counts nothing when only checking', async () => {
+    const { throttle: t } = throttle({ kind })
     for (let n = 0; n < 10; n += 1)
-      expect(t.check([account, 'client:1'])).toEqual({ allowed: true })
+      expect(await t.check([account, 'client:1'])).toEqual({ allowed: true })
   })
 
-  it('refuses a client over its failures in the window, whatever the account, until the window ends', () => {
-    const { clock, throttle: t } = throttle()
-    for (let n = 0; n < 4; n += 1) t.fail([`email:victim${n}@example.test`, 'client:1'])
+  it('refuses a client over its failures in the window, whatever the account, until the window ends', async () => {
+    const { clock, throttle: t } = throttle({ kind })
+    for (let n = 0; n < 4; n += 1) await t.fail([`email:victim${n}@example.test`, 'client:1'])
     clock.advance(10_000)
-    expect(t.check(['email:someone@example.test', 'client:1'])).toEqual({
+    expect(await t.check(['email:someone@example.test', 'client:1'])).toEqual({
       allowed: false,
       retryAfterSeconds: 50,
       limit: 'client',
     })
-    expect(t.check(['email:someone@example.test', 'client:2'])).toEqual({ allowed: true })
+    expect(await t.check(['email:someone@example.test', 'client:2'])).toEqual({ allowed: true })
     clock.advance(50_000)
-    expect(t.check(['email:someone@example.test', 'client:1'])).toEqual({ allowed: true })
+    expect(await t.check(['email:someone@example.test', 'client:1'])).toEqual({ allowed: true })
   })
 
-  it('keeps at most maxKeys accounts, dropping the one whose latest failure is oldest', () => {
-    const { throttle: t } = throttle({ maxKeys: 2 })
-    for (let n = 0; n < 4; n += 1) t.fail(['email:1'])
-    t.fail(['email:2'])
-    t.fail(['email:1'])
-    t.fail(['email:3'])
-    expect(t.check(['email:1']).allowed).toBe(false)
-    t.fail(['email:4'])
-    t.fail(['email:5'])
-    expect(t.check(['email:1']).allowed).toBe(true)
-  })
+  it.runIf(kind === 'in memory')(
+    'keeps at most maxKeys accounts, dropping the one whose latest failure is oldest',
+    async () => {
+      const { throttle: t } = throttle({ maxKeys: 2 })
+      for (let n = 0; n < 4; n += 1) await t.fail(['email:1'])
+      await t.fail(['email:2'])
+      await t.fail(['email:1'])
+      await t.fail(['email:3'])
+      expect((await t.check(['email:1'])).allowed).toBe(false)
+      await t.fail(['email:4'])
+      await t.fail(['email:5'])
+      expect((await t.check(['email:1'])).allowed).toBe(true)
+    },
+  )
 })
 
 describe('describeWait', () => {
@@ -122,19 +147,19 @@ describe('describeWait', () => {
 })
 
 describe('enforceThrottle', () => {
-  it('throws rate_limited saying when to try again, with the seconds to wait', () => {
+  it('throws rate_limited saying when to try again, with the seconds to wait', async () => {
     const { throttle: t } = throttle()
-    expect(() => enforceThrottle(t, [account])).not.toThrow()
-    for (let n = 0; n < 6; n += 1) t.fail([account])
-    expect(() => enforceThrottle(t, [account])).toThrow(
+    await expect(enforceThrottle(t, [account])).resolves.toBeUndefined()
+    for (let n = 0; n < 6; n += 1) await t.fail([account])
+    await expect(enforceThrottle(t, [account])).rejects.toThrow(
       expect.objectContaining({
         code: 'rate_limited',
         message: 'Too many wrong passwords for this account. Wait 4 seconds, then try again.',
         details: { retryAfterSeconds: 4, limit: 'account' },
       }),
     )
-    for (let n = 0; n < 4; n += 1) t.fail(['client:1'])
-    expect(() => enforceThrottle(t, ['email:other@example.test', 'client:1'])).toThrow(
+    for (let n = 0; n < 4; n += 1) await t.fail(['client:1'])
+    await expect(enforceThrottle(t, ['email:other@example.test', 'client:1'])).rejects.toThrow(
       expect.objectContaining({
         message: 'Too many failed sign-ins from your network. Wait 1 minute, then try again.',
         details: { retryAfterSeconds: 60, limit: 'client' },

@@ -1,5 +1,6 @@
 import { ApiError } from '@tessera/contracts'
 import type { Clock } from '../../platform/clock.ts'
+import type { SharedCounters } from '../../platform/shared-counters.ts'
 
 /** Which limit refused: the account's back-off or the client address's hard limit. */
 export type ThrottleLimit = 'account' | 'client'
@@ -12,11 +13,22 @@ export interface SignInThrottle {
    * Whether a password may be tried now for these keys (`email:…` or `device:…`, and `client:…`).
    * Counts nothing.
    */
-  check(keys: readonly string[]): ThrottleDecision
+  check(keys: readonly string[]): Promise<ThrottleDecision>
   /** Counts one wrong password against each key. */
-  fail(keys: readonly string[]): void
+  fail(keys: readonly string[]): Promise<void>
   /** Forgets a key's failures (an account's, after its owner signed in). */
-  reset(key: string): void
+  reset(key: string): Promise<void>
+}
+
+export interface SignInThrottleOptions {
+  clock: Clock
+  account: BackoffSchedule & {
+    /** How long an account's failures are remembered after its latest one. */
+    memoryMs: number
+  }
+  client: { maxFailures: number; windowMs: number }
+  /** The most accounts and the most clients each tracked at once; the oldest make room. */
+  maxKeys?: number
 }
 
 export interface BackoffSchedule {
@@ -50,16 +62,7 @@ export function backoffDelayMs(failures: number, schedule: BackoffSchedule): num
  *
  * Refusals happen before Supabase Auth is asked, so an attack during a back-off costs nothing.
  */
-export function createSignInThrottle(options: {
-  clock: Clock
-  account: BackoffSchedule & {
-    /** How long an account's failures are remembered after its latest one. */
-    memoryMs: number
-  }
-  client: { maxFailures: number; windowMs: number }
-  /** The most accounts and the most clients each tracked at once; the oldest make room. */
-  maxKeys?: number
-}): SignInThrottle {
+export function createSignInThrottle(options: SignInThrottleOptions): SignInThrottle {
   const { clock, account, client } = options
   const maxKeys = options.maxKeys ?? 10_000
   const accounts = new Map<string, { failures: number; lastFailureAt: number }>()
@@ -87,8 +90,6 @@ export function createSignInThrottle(options: {
     if (!oldest.done) map.delete(oldest.value)
   }
 
-  const isAccountKey = (key: string) => key.startsWith('email:') || key.startsWith('device:')
-
   /** How long `key` must wait (ms, 0 for not at all). */
   const waitOf = (key: string, now: number): number => {
     if (isAccountKey(key)) {
@@ -105,22 +106,11 @@ export function createSignInThrottle(options: {
   }
 
   return {
-    check(keys) {
+    async check(keys) {
       const now = clock.now()
-      let waitMs = 0
-      let limit: ThrottleLimit = 'account'
-      for (const key of keys) {
-        const wait = waitOf(key, now)
-        if (wait > waitMs) {
-          waitMs = wait
-          limit = key.startsWith('client:') ? 'client' : 'account'
-        }
-      }
-      return waitMs > 0
-        ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), limit }
-        : { allowed: true }
+      return decisionOf(keys.map((key) => ({ key, waitMs: waitOf(key, now) })))
     },
-    fail(keys) {
+    async fail(keys) {
       const now = clock.now()
       for (const key of keys) {
         if (isAccountKey(key)) {
@@ -140,9 +130,89 @@ export function createSignInThrottle(options: {
         }
       }
     },
-    reset(key) {
+    async reset(key) {
       accounts.delete(key)
       clients.delete(key)
+    },
+  }
+}
+
+/** The longest of the keys' waits decides; which kind of key it was names the limit. */
+function decisionOf(waits: readonly { key: string; waitMs: number }[]): ThrottleDecision {
+  let waitMs = 0
+  let limit: ThrottleLimit = 'account'
+  for (const wait of waits) {
+    if (wait.waitMs > waitMs) {
+      waitMs = wait.waitMs
+      limit = wait.key.startsWith('client:') ? 'client' : 'account'
+    }
+  }
+  return waitMs > 0
+    ? { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(waitMs / 1000)), limit }
+    : { allowed: true }
+}
+
+const isAccountKey = (key: string) => key.startsWith('email:') || key.startsWith('device:')
+
+/**
+ * The same two limits, shared by every BFF replica through PostgreSQL (platform/shared-counters.ts):
+ * a check is one read, a failure one upsert of all its keys, so N replicas allow an attacker what
+ * one does. While the database fails or is slow, the process's own throttle counts instead (with
+ * a warning): the limits are then per replica, never lifted.
+ */
+export function createSharedSignInThrottle(
+  options: SignInThrottleOptions & { counters: SharedCounters },
+): SignInThrottle {
+  const { clock, account, client, counters } = options
+  const local = createSignInThrottle(options)
+  const scope = 'sign-in'
+  return {
+    check(keys) {
+      return counters.attempt(
+        'sign-in throttle',
+        async () => {
+          const now = clock.now()
+          const states = await counters.read(scope, keys, now)
+          return decisionOf(
+            states.map((state) => ({
+              key: state.key,
+              waitMs: isAccountKey(state.key)
+                ? Math.max(0, state.lastHitAt + backoffDelayMs(state.hits, account) - now)
+                : state.key.startsWith('client:') && state.hits >= client.maxFailures
+                  ? state.expiresAt - now
+                  : 0,
+            })),
+          )
+        },
+        () => local.check(keys),
+      )
+    },
+    fail(keys) {
+      const hits = keys.flatMap((key) =>
+        isAccountKey(key)
+          ? [{ key, ttlMs: account.memoryMs, sliding: true }]
+          : key.startsWith('client:')
+            ? [{ key, ttlMs: client.windowMs }]
+            : [],
+      )
+      return counters.attempt(
+        'sign-in throttle',
+        async () => {
+          if (hits.length > 0) await counters.hit(scope, hits, clock.now())
+        },
+        () => local.fail(keys),
+      )
+    },
+    reset(key) {
+      return counters.attempt(
+        'sign-in throttle',
+        async () => {
+          await counters.forget(scope, [key])
+          // The process may have counted this key while the database was away.
+          await local.reset(key)
+        },
+        () => local.reset(key),
+      )
     },
   }
 }
@@ -159,8 +229,11 @@ export function describeWait(seconds: number): string {
  * Refuses with `rate_limited` (429, Retry-After, and a sentence saying when to try again) while
  * the account is in back-off or the client is over its limit.
  */
-export function enforceThrottle(throttle: SignInThrottle, keys: readonly string[]): void {
-  const decision = throttle.check(keys)
+export async function enforceThrottle(
+  throttle: SignInThrottle,
+  keys: readonly string[],
+): Promise<void> {
+  const decision = await throttle.check(keys)
   if (decision.allowed) return
   const when = describeWait(decision.retryAfterSeconds)
   throw new ApiError('rate_limited', {
