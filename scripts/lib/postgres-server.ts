@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process'
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import os from 'node:os'
 import path from 'node:path'
 
@@ -32,24 +32,53 @@ function run(argv: string[]): void {
     throw new Error(`${argv.join(' ')} failed:\n${result.stderr}${result.stdout}`)
 }
 
-export function startPostgresServer(port = 54329): PostgresServer {
+export interface PostgresServerOptions {
+  /**
+   * A folder to keep the server in across runs (the cluster's `.tessera/cluster/postgres`): made
+   * when missing, its data reused, left in place by `stop()`. Without it: a temporary folder.
+   */
+  dir?: string
+  /** The server's `max_connections` (each BFF replica holds a pool). */
+  maxConnections?: number
+}
+
+export function startPostgresServer(
+  port = 54329,
+  options: PostgresServerOptions = {},
+): PostgresServer {
   const bin = binDir()
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'tessera-pg-'))
+  const keep = options.dir !== undefined
+  const dir = options.dir ?? mkdtempSync(path.join(os.tmpdir(), 'tessera-pg-'))
+  mkdirSync(dir, { recursive: true })
   chmodSync(dir, 0o777)
   const data = path.join(dir, 'data')
   if (process.getuid?.() === 0) execFileSync('chown', ['postgres', dir])
-  run(
-    asPostgres(path.join(bin, 'initdb'), [
+  // A server left running by a run that was killed holds the folder: stop it first.
+  if (existsSync(path.join(data, 'postmaster.pid'))) {
+    const [command, ...args] = asPostgres(path.join(bin, 'pg_ctl'), [
       '-D',
       data,
-      '-U',
-      'postgres',
-      '--auth=trust',
-      '-E',
-      'UTF8',
-      '--no-sync',
-    ]),
-  )
+      '-m',
+      'immediate',
+      '-w',
+      'stop',
+    ])
+    // Fails when that server is already gone (a stale pid file): start goes ahead either way.
+    spawnSync(command!, args)
+  }
+  if (!existsSync(path.join(data, 'PG_VERSION')))
+    run(
+      asPostgres(path.join(bin, 'initdb'), [
+        '-D',
+        data,
+        '-U',
+        'postgres',
+        '--auth=trust',
+        '-E',
+        'UTF8',
+        '--no-sync',
+      ]),
+    )
   run(
     asPostgres(path.join(bin, 'pg_ctl'), [
       '-D',
@@ -60,7 +89,7 @@ export function startPostgresServer(port = 54329): PostgresServer {
       '-t',
       '60',
       '-o',
-      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`,
+      `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=${options.maxConnections ?? 200}`,
       'start',
     ]),
   )
@@ -68,7 +97,7 @@ export function startPostgresServer(port = 54329): PostgresServer {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {
       run(asPostgres(path.join(bin, 'pg_ctl'), ['-D', data, '-m', 'fast', '-w', 'stop']))
-      rmSync(dir, { recursive: true, force: true })
+      if (!keep) rmSync(dir, { recursive: true, force: true })
     },
   }
 }

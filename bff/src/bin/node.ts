@@ -3,6 +3,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import { serve } from '@hono/node-server'
 import type { HttpBindings } from '@hono/node-server'
 import { getConnInfo } from '@hono/node-server/conninfo'
+import { readMigrationFiles } from '@tessera/db/migrations'
 import type { Sql } from '@tessera/db/sql'
 import { createApp } from '../http/app.ts'
 import { resolveClientAddress } from '../platform/client-address.ts'
@@ -12,13 +13,19 @@ import { openBffDatabase, prepareBffDatabase } from '../platform/database.ts'
 import { EnvError, loadEnv } from '../platform/env.ts'
 import { isMain } from '../platform/is-main.ts'
 import { createLogger } from '../platform/logger.ts'
+import { createReadiness, NotReadyError } from '../platform/readiness.ts'
+import type { Readiness } from '../platform/readiness.ts'
 import { createNodeFetch } from '../platform/node-fetch.ts'
+import { loadNodePluginKeys } from '../modules/plugins/key-file.ts'
+import { createNodeUpstreamClient } from '../modules/plugins/node-upstream-client.ts'
 import type { Logger } from '../platform/logger.ts'
 import { createAccessTokenVerifier } from '../modules/identity/access-tokens.ts'
 import { createSupabaseAuthGateway } from '../modules/identity/auth-gateway.ts'
 import { createDeployTokens } from '../modules/deploy/tokens.ts'
 import type { DeployTokens } from '../modules/deploy/tokens.ts'
 import { createEventHub } from '../modules/events/event-hub.ts'
+import { createOutboxBus, startEventRelay } from '../modules/events/event-outbox.ts'
+import type { EventRelay } from '../modules/events/event-outbox.ts'
 import type { EventHub } from '../modules/events/event-hub.ts'
 import { createHostDist } from '../http/host-dist.ts'
 import { createOriginAllowlist } from '../http/origin-allowlist.ts'
@@ -54,8 +61,35 @@ export interface RunningBff {
   sql: Sql
   /** Issues and checks deploy tokens (the local stack makes one per remote at start). */
   deployTokens: DeployTokens
+  /** What `GET /api/health/ready` checks; register more checks here. */
+  readiness: Readiness
   /** Ends the live event streams, stops watching the registry, closes the server (and the database it opened). */
   close(): Promise<void>
+  /**
+   * Shutdown behind a load balancer (SIGTERM): readiness fails at once, no new connections are
+   * taken, event streams end with a hint to reconnect soon (to another replica), and running
+   * requests get up to DRAIN_TIMEOUT_SECONDS to finish before they are cut. Then as close().
+   */
+  drain(): Promise<void>
+}
+
+/** Fails until every migration in the folder this BFF was built with is recorded as applied. */
+function migrationsCheck(sql: Sql): () => Promise<void> {
+  let expected: Promise<string[]> | null = null
+  let current = false
+  return async () => {
+    // Migrations only go forward: once current, always current for this process.
+    if (current) return
+    expected ??= readMigrationFiles().then((files) => files.map((file) => file.version))
+    const { rows } = await sql.query<{ version: string }>(
+      'select version from supabase_migrations.schema_migrations',
+    )
+    const applied = new Set(rows.map((row) => row.version))
+    const missing = (await expected).filter((version) => !applied.has(version))
+    if (missing.length > 0)
+      throw new NotReadyError(`${missing.length} migrations not applied yet (${missing[0]} first)`)
+    current = true
+  }
 }
 
 const loopbackHosts = new Set(['127.0.0.1', '::1', 'localhost'])
@@ -87,6 +121,8 @@ function listen(
 /** Starts the BFF on Node: the Web-standard app plus files, the registry watch and a server. */
 export async function startBff(options: StartBffOptions = {}): Promise<RunningBff> {
   const env = loadEnv(options.env ?? process.env)
+  // Before anything opens: a bad key fails start-up as a bad setting does.
+  const pluginKeys = await loadNodePluginKeys(env)
   const logger = options.logger ?? createLogger({ level: env.LOG_LEVEL, write: writeStdoutLine })
   const clock = systemClock
   const hub = createEventHub({
@@ -103,6 +139,24 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
     database: sql.kind,
     migrationsApplied: applied.map((migration) => `${migration.version}_${migration.name}`),
   })
+  const readiness = createReadiness()
+  readiness.register('migrations', migrationsCheck(sql))
+  // Live events through PostgreSQL (docs/decisions/018): this replica's relay from the outbox.
+  let relay: EventRelay
+  try {
+    relay = await startEventRelay({
+      sql,
+      hub,
+      logger,
+      retentionMs: env.LIVE_EVENTS_RETENTION_SECONDS * 1000,
+    })
+  } catch (error) {
+    if (ownsSql) await sql.close()
+    throw error
+  }
+  readiness.register('live events', async () => {
+    if (!relay.listening()) throw new NotReadyError('the live-event listener is reconnecting')
+  })
   const registry = createDbRegistrySource({
     sql,
     pollMs: options.registryPollMs,
@@ -113,10 +167,12 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
   const background = new AbortController()
   const app = createApp({
     background: { signal: background.signal, sweepEveryMs: 60_000 },
+    readiness,
     env,
     logger,
     registry,
     hub,
+    outbox: { bus: createOutboxBus(sql), log: relay },
     clock,
     origins,
     telemetry,
@@ -129,6 +185,8 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
         trustedProxies: env.TRUSTED_PROXIES,
       }),
     modelFetch: createNodeFetch(),
+    pluginClient: createNodeUpstreamClient(),
+    pluginKeys,
     db: sql,
     authGateway: createSupabaseAuthGateway({
       url: env.SUPABASE_URL,
@@ -146,6 +204,7 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
     stopWatching = await publishRegistryChanges({ registry, hub, logger, clock })
   } catch (error) {
     background.abort()
+    await relay.close()
     if (ownsSql) await sql.close()
     throw error
   }
@@ -161,6 +220,7 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
   } catch (error) {
     background.abort()
     stopWatching()
+    await relay.close()
     if (ownsSql) await sql.close()
     throw error
   }
@@ -175,8 +235,10 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
   logger.info('bff listening', { url, publicOrigin: env.PUBLIC_ORIGIN })
 
   let closing: Promise<void> | null = null
-  const close = (): Promise<void> => {
+  const shutDown = (graceMs: number): Promise<void> => {
     closing ??= new Promise<void>((resolve, reject) => {
+      // First, so the load balancer's next check already takes this process out.
+      readiness.drain()
       background.abort()
       stopWatching()
       // Ending the hub ends every SSE stream, so their connections can finish.
@@ -184,14 +246,17 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
       // Keep-alive sockets become idle as their last response (an SSE stream, say) ends: close
       // them as they do, and cut whatever is still open after the grace period.
       const sweep = setInterval(() => server.closeIdleConnections(), 25)
-      const cut = setTimeout(() => server.closeAllConnections(), options.closeGraceMs ?? 3000)
+      const cut = setTimeout(() => {
+        logger.warn('cutting connections still open at shutdown', { url, graceMs })
+        server.closeAllConnections()
+      }, graceMs)
       sweep.unref()
       cut.unref()
       server.close((error) => {
         clearInterval(sweep)
         clearTimeout(cut)
         // The server has stopped taking requests: the database can go.
-        const closed = ownsSql ? sql.close() : Promise.resolve()
+        const closed = relay.close().then(() => (ownsSql ? sql.close() : undefined))
         closed.then(
           () => {
             if (error) {
@@ -208,6 +273,11 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
     })
     return closing
   }
+  const close = () => shutDown(options.closeGraceMs ?? 3000)
+  const drain = () => {
+    logger.info('bff draining', { url, timeoutSeconds: env.DRAIN_TIMEOUT_SECONDS })
+    return shutDown(env.DRAIN_TIMEOUT_SECONDS * 1000)
+  }
   return {
     url,
     port,
@@ -215,7 +285,9 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
     telemetry,
     sql,
     deployTokens: createDeployTokens({ sql, clock }),
+    readiness,
     close,
+    drain,
   }
 }
 
@@ -234,7 +306,8 @@ async function main(): Promise<void> {
   }
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
-      bff.close().then(
+      // Behind a load balancer a stop is a drain: running answers finish, streams move elsewhere.
+      bff.drain().then(
         () => process.exit(0),
         (error: unknown) => {
           process.stderr.write(

@@ -22,6 +22,19 @@ export interface EventStream {
 
 const encoder = new TextEncoder()
 
+/** What a request may carry (http/middleware/drain-hint.ts): whether the process is draining. */
+interface DrainVariables {
+  draining?: () => boolean
+}
+
+/**
+ * The reconnect delay a stream ended by a draining process suggests: spread over 250–1000 ms so
+ * the browsers of a replica that goes away do not all arrive at the others in the same instant.
+ */
+export function drainRetryMs(random: () => number = Math.random): number {
+  return 250 + Math.floor(random() * 750)
+}
+
 /** An event in the wire format; throws on a line break in `event` or `id`. */
 export function formatEvent(message: ServerSentEvent): string {
   let text = ''
@@ -68,6 +81,7 @@ export async function eventStream(
     for (const resolve of waiting.splice(0)) resolve()
   }
   const signal = c.req.raw.signal
+  const draining = (c.var as DrainVariables).draining
 
   const abort = () => {
     if (aborted) return
@@ -112,6 +126,9 @@ export async function eventStream(
       signal.removeEventListener('abort', abort)
       wakeWriters()
       try {
+        // The browser reconnects after `retry`; a draining process asks it to come back soon.
+        if (!aborted && draining?.() === true)
+          controller.enqueue(encoder.encode(`retry: ${drainRetryMs()}\n\n`))
         controller.close()
       } catch {
         // Already cancelled by the reader: nothing to end.
