@@ -31,8 +31,11 @@ export const buildFilePathSchema = z
     'must be a relative path of letters, digits, dots, dashes and underscores',
   )
 
-/** A descriptor as the deploy API takes it: the build's own, with every path checked. */
-export const deployDescriptorSchema = remoteDescriptorSchema.extend({
+/**
+ * A descriptor as the deploy API takes it: the build's own, with every path checked (`safeExtend`
+ * keeps the descriptor's checks across fields, such as its API path).
+ */
+export const deployDescriptorSchema = remoteDescriptorSchema.safeExtend({
   entry: buildFilePathSchema,
   files: remoteDescriptorSchema.shape.files.element
     .extend({ path: buildFilePathSchema })

@@ -30,6 +30,26 @@ describe('remote descriptors and snapshots', () => {
     expect(remoteDescriptorSchema.safeParse({ ...descriptor, ...change }).success).toBe(false)
   })
 
+  it('accept an API at the remote’s own plugin path, and refuse one at another', () => {
+    const api = { path: '/api/plugins/billing' }
+    expect(remoteDescriptorSchema.parse({ ...descriptor, api })).toEqual({ ...descriptor, api })
+    const other = remoteDescriptorSchema.safeParse({
+      ...descriptor,
+      api: { path: '/api/plugins/ai' },
+    })
+    expect(other.success).toBe(false)
+    expect(other.error?.issues[0]).toMatchObject({
+      path: ['api', 'path'],
+      message: expect.stringMatching(/must be \/api\/plugins\/billing/),
+    })
+    expect(
+      remoteDescriptorSchema.safeParse({
+        ...descriptor,
+        api: { path: '/api/plugins/billing', x: 1 },
+      }).success,
+    ).toBe(false)
+  })
+
   it('accept a snapshot whose remotes name their previous good version', () => {
     const snapshot = {
       generatedAt: '2026-11-21T00:00:00.000Z',

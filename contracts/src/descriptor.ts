@@ -33,8 +33,22 @@ export const remoteFileSchema = z.object({
   bytes: z.number().int().nonnegative(),
 })
 
-/** `tessera-remote.json`: the static facts of one remote build, written beside `remoteEntry.js`. */
-export const remoteDescriptorSchema = z.object({
+/** The path every plugin API is served at through the BFF: `/api/plugins/<name>`. */
+export function pluginApiPath(name: string): string {
+  return `/api/plugins/${name}`
+}
+
+/**
+ * A remote's own backend, reached through the BFF at `/api/plugins/<name>/*`; the operator maps
+ * its upstream origin (`PLUGIN_UPSTREAMS`). The path is fixed by the name (checked below).
+ */
+export const pluginApiSchema = z.strictObject({
+  path: z.string().regex(/^\/api\/plugins\/[a-z][a-z0-9-]{1,31}$/, 'must be /api/plugins/<name>'),
+})
+export type PluginApi = z.infer<typeof pluginApiSchema>
+
+/** The fields of `tessera-remote.json`; the schema below adds the checks across fields. */
+const descriptorFieldsSchema = z.object({
   name: remoteNameSchema,
   version: semverSchema,
   contract: z.number().int().positive(),
@@ -55,6 +69,20 @@ export const remoteDescriptorSchema = z.object({
    */
   preload: z.array(z.string().min(1).check(plainText())).max(100).optional(),
   builtAt: z.string().max(100).check(plainText()),
+  /** The remote's own API, served through the BFF; optional (absent: the remote has none). */
+  api: pluginApiSchema.optional(),
+})
+
+/** `tessera-remote.json`: the static facts of one remote build, written beside `remoteEntry.js`. */
+export const remoteDescriptorSchema = descriptorFieldsSchema.superRefine((descriptor, ctx) => {
+  const expected = pluginApiPath(descriptor.name)
+  if (descriptor.api !== undefined && descriptor.api.path !== expected) {
+    ctx.addIssue({
+      code: 'custom',
+      path: ['api', 'path'],
+      message: `must be ${expected}: a remote's API is served under its own name`,
+    })
+  }
 })
 export type RemoteDescriptor = z.infer<typeof remoteDescriptorSchema>
 

@@ -60,12 +60,19 @@ export async function ensureLocalTokens(options: {
 /** The token for `remote`: TESSERA_DEPLOY_TOKEN, or the local stack's file when talking to it. */
 export async function tokenFor(
   remote: string,
-  config: { token: string | undefined; local: boolean; dataDir: string },
+  config: { token: string | undefined; local: boolean; dataDir: string; waitMs?: number },
 ): Promise<string> {
   if (config.token !== undefined) return config.token
   if (config.local) {
-    const token = (await readLocalTokens(config.dataDir))[remote]
-    if (token !== undefined) return token
+    // A running stack issues a token for a remote folder as soon as it appears
+    // (scripts/lib/remote-tokens.ts): a publish right after `remote new` waits a moment for it.
+    const deadline = Date.now() + (config.waitMs ?? 0)
+    for (;;) {
+      const token = (await readLocalTokens(config.dataDir))[remote]
+      if (token !== undefined) return token
+      if (Date.now() >= deadline) break
+      await new Promise((resolve) => setTimeout(resolve, 100))
+    }
   }
   throw new Error(
     `No deploy token for ${remote}: set TESSERA_DEPLOY_TOKEN to ${remote}'s token${

@@ -23,6 +23,7 @@ export type Operation =
   | { kind: 'rollback'; remote: string; expectRevision?: number }
 
 export const usage = `Usage: npm run remote -- <command>
+  new <name> [--with-api] [--slot <slot>] create remotes/<name> from the template (see docs/plugins.md)
   list <remote>                          channels, versions and recent deploys
   promote <remote> <version>             make <version> stable for everyone
   canary <remote> <version> <percent>    serve <version> to a sticky <percent> of users

@@ -78,7 +78,7 @@ export async function publishCommand(
     const args = parseArgs(argv)
     const remote = await remoteOf(cwd)
     const config = readDeployConfig(options.env ?? process.env)
-    const token = await tokenFor(remote, config)
+    const token = await tokenFor(remote, { ...config, waitMs: 3000 })
     if (args.build) await run('npm', ['run', 'build'], { cwd })
     const published = await publishBuild({
       dist: path.join(cwd, 'dist'),

@@ -8,6 +8,7 @@ import { createDeployApi } from './deploy-api.ts'
 import { readDeployConfig } from './deploy-config.ts'
 import { tokenFor } from './local-tokens.ts'
 import { UsageError, parseOperation, runOperation } from './operations.ts'
+import { newRemoteCommand } from './remote-new.ts'
 
 /** Runs the command; resolves to the process exit code. */
 export async function remoteCommand(
@@ -15,6 +16,7 @@ export async function remoteCommand(
   env: Record<string, string | undefined> = process.env,
   output: CliOutput = consoleOutput,
 ): Promise<number> {
+  if (argv[0] === 'new') return newRemoteCommand(argv.slice(1), output)
   try {
     const operation = parseOperation(argv)
     const config = readDeployConfig(env)

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
-import { hostDir, remoteDir, remoteNames, repoRoot } from './paths.ts'
+import { discoverRemotes, hostDir, remoteDir, repoRoot } from './paths.ts'
 
 /** Newest modification time of the files under `dir` (node_modules and dist excluded). */
 function newestMtime(dir: string): number {
@@ -47,7 +47,7 @@ export function run(
 /** Builds every remote and the host whose output is stale; returns the names it built. */
 export async function buildWhatIsNeeded(options: { force?: boolean } = {}): Promise<string[]> {
   const built: string[] = []
-  for (const name of remoteNames) {
+  for (const name of discoverRemotes()) {
     const dir = remoteDir(name)
     if (options.force || isStale(dir, path.join(dir, 'dist'), 'tessera-remote.json')) {
       await run('npm', ['run', 'build', '-w', `remotes/${name}`])

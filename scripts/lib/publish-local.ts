@@ -1,9 +1,10 @@
+import { existsSync } from 'node:fs'
 import path from 'node:path'
-import type { ChannelChange } from '@tessera/contracts'
+import { DESCRIPTOR_FILE, type ChannelChange } from '@tessera/contracts'
 import { createDeployApi } from '../deploy/deploy-api.ts'
 import { describeChange } from '../deploy/operations.ts'
 import { publishBuild } from '../deploy/publish-build.ts'
-import { remoteDir, remoteNames, type RemoteName } from './paths.ts'
+import { discoverRemotes, remoteDir, type RemoteName } from './paths.ts'
 import { createDirectoryDriver } from './storage/directory-driver.ts'
 
 export interface LocalPublishResult {
@@ -33,12 +34,19 @@ export async function publishLocalBuilds(options: {
   const log = options.log ?? (() => undefined)
   const storage = createDirectoryDriver({ root: options.cdnRoot, baseUrl: options.cdnUrl })
   const results: LocalPublishResult[] = []
-  for (const remote of options.remotes ?? remoteNames) {
+  for (const remote of options.remotes ?? discoverRemotes()) {
+    const dist = path.join(remoteDir(remote), 'dist')
+    // A folder that was never built (a remote scaffolded while the stack runs) has nothing to
+    // publish yet: its team publishes it with `npm run publish -w remotes/<name>`.
+    if (options.remotes === undefined && !existsSync(path.join(dist, DESCRIPTOR_FILE))) {
+      log(`${remote} has no build in ${dist}: not published`)
+      continue
+    }
     const token = options.tokens[remote]
     if (token === undefined) throw new Error(`The local stack has no deploy token for ${remote}.`)
     const api = createDeployApi({ apiUrl: options.apiUrl, token })
     const published = await publishBuild({
-      dist: path.join(remoteDir(remote), 'dist'),
+      dist,
       storage,
       api,
       suffixWhenTaken: true,

@@ -2,12 +2,15 @@ import {
   useCallback,
   useEffect,
   useId,
+  useLayoutEffect,
   useMemo,
   useRef,
   useState,
   useSyncExternalStore,
 } from 'react'
 import type { LiveEventStatus, RegistrySnapshot } from '@tessera/contracts'
+import { CommandPalette } from '../features/command-palette/command-palette.tsx'
+import { HomePage } from '../features/home/home-page.tsx'
 import { MainNav } from '../features/navigation/main-nav.tsx'
 import { remoteLabel } from '../features/remotes/loader.ts'
 import { OverrideArea } from '../features/override-banner/components/override-area.tsx'
@@ -94,13 +97,17 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
     if (match.kind === 'redirect') router.navigate(match.to, { replace: true })
   }, [match, router])
 
+  useLayoutEffect(() => kernel.slots.setRemotes(snapshot.remotes), [kernel, snapshot.remotes])
+
   useEffect(() => {
     const page =
       match.kind === 'remote'
         ? remoteLabel(match.remote)
         : match.kind === 'not-found'
           ? 'Page not found'
-          : null
+          : match.kind === 'home'
+            ? 'Home'
+            : null
     document.title = page ? `${page} · Tessera` : 'Tessera'
   }, [match])
 
@@ -196,6 +203,7 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
           <RemoteOutlet key={match.remote.name} remote={match.remote} target={ROUTE_TARGET} />
         )}
         {match.kind === 'remote' && guard.kind !== 'pass' && <SessionPending />}
+        {match.kind === 'home' && <HomePage remotes={snapshot.remotes} session={kernel.session} />}
         {match.kind === 'not-found' && (
           <NotFoundPage pathname={match.pathname} homePath={homePath} onNavigate={navigate} />
         )}
@@ -208,6 +216,7 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
           </section>
         )}
       </main>
+      <CommandPalette remotes={snapshot.remotes} navigate={navigate} />
       <ToastRegion notices={kernel.notices} />
     </div>
   )

@@ -1,5 +1,6 @@
 import {
   CONTRACT_MAJOR,
+  CONTRACT_MINOR,
   type ApiError,
   type Platform,
   type PlatformApi,
@@ -10,6 +11,7 @@ import { createRemoteLoader } from '../features/remotes/loader.ts'
 import type { RemoteEntryRef } from '../features/remotes/remote-load-error.ts'
 import type { MountedPlatform, RemotesRuntime } from '../features/remotes/remotes-context.tsx'
 import { createRemoteErrorReporter } from '../features/remotes/telemetry.ts'
+import { createSlotHost, type SlotHost } from '../features/slots/slot-host.tsx'
 import { env } from '../lib/env.ts'
 import { createApi } from '../lib/platform/api.ts'
 import { createBffClient, type BffClient } from '../lib/platform/bff-client.ts'
@@ -40,6 +42,8 @@ export interface Kernel {
   theme: ThemeStore
   notices: NoticeStore
   remotes: RemotesRuntime
+  /** `platform.slots`: the frame gives it the snapshot's remotes. */
+  slots: SlotHost
 }
 
 export interface KernelOptions {
@@ -106,6 +110,9 @@ export function createKernel({
     retryDelayMs: env.remoteRetryDelayMs,
   })
 
+  // Plugins mount other plugins' slots (account.section) through the same outlets as the frame.
+  const slots = createSlotHost(() => remotes)
+
   /**
    * A platform for one mount. Every subscription made through it is dropped when the plugin
    * unmounts, so a plugin that forgets to unsubscribe does not leak listeners into the page.
@@ -123,6 +130,7 @@ export function createKernel({
       subPathOf(router.current().pathname, remote.basePath) ?? '/'
     const platform: Platform = Object.freeze({
       contract: CONTRACT_MAJOR,
+      contractMinor: CONTRACT_MINOR,
       remote: Object.freeze({ name: remote.name, version }),
       basePath: remote.basePath,
       route: Object.freeze({
@@ -164,6 +172,15 @@ export function createKernel({
           track(theme.subscribe(listener)),
         tokens: theme.tokens,
       }),
+      location: Object.freeze({
+        href: () => {
+          const { pathname, search } = router.current()
+          return `${pathname}${search}`
+        },
+        origin: win.location.origin,
+        assign: (url: string) => win.location.assign(url),
+      }),
+      slots: Object.freeze({ mount: slots.mount }),
     })
     return {
       platform,
@@ -174,14 +191,6 @@ export function createKernel({
     }
   }
 
-  return {
-    router,
-    api,
-    client,
-    events,
-    session,
-    theme,
-    notices,
-    remotes: { loader, loadOrder: createLoadOrder(), platformFor, report },
-  }
+  const remotes: RemotesRuntime = { loader, loadOrder: createLoadOrder(), platformFor, report }
+  return { router, api, client, events, session, theme, notices, remotes, slots }
 }

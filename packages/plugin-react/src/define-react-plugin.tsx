@@ -1,7 +1,14 @@
 import { lazy, Suspense } from 'react'
 import type { ComponentType } from 'react'
 import { CONTRACT_MAJOR, definePlugin } from '@tessera/contracts/plugin'
-import type { MountFn, Plugin, SlotName } from '@tessera/contracts/plugin'
+import type {
+  MountFn,
+  Plugin,
+  PluginCommand,
+  SlotMounts,
+  SlotName,
+  SlotProps,
+} from '@tessera/contracts/plugin'
 import { mountReact } from './mount-react.tsx'
 import { withAnnouncedNavigation } from './use-search.ts'
 
@@ -15,8 +22,10 @@ export interface ReactPluginOptions {
   routes?: () => Promise<{ default: ComponentType }>
   /** What the page says while its module loads: `Loading billing…`. */
   loading?: string
-  /** The component each named place of the host's frame shows. */
-  slots?: Partial<Record<SlotName, ComponentType>>
+  /** The component each named place of the host's frame shows, given that slot's props. */
+  slots?: { [S in SlotName]?: ComponentType<SlotProps[S]> }
+  /** Entries for the host's command palette (Ctrl/⌘-K); contract 1.1. */
+  commands?: readonly PluginCommand[]
 }
 
 /**
@@ -25,9 +34,9 @@ export interface ReactPluginOptions {
  */
 export function defineReactPlugin(options: ReactPluginOptions): Plugin {
   const mountComponent =
-    (Component: ComponentType): MountFn =>
-    (el, platform) =>
-      mountReact(el, withAnnouncedNavigation(platform), <Component />)
+    <P extends object>(Component: ComponentType<P>): MountFn<P> =>
+    (el, platform, props) =>
+      mountReact(el, withAnnouncedNavigation(platform), <Component {...((props ?? {}) as P)} />)
 
   let routes: Plugin['routes']
   if (options.routes !== undefined) {
@@ -47,15 +56,16 @@ export function defineReactPlugin(options: ReactPluginOptions): Plugin {
     routes = { mount: mountComponent(LoadingRoutes) }
   }
 
-  let slots: Plugin['slots']
+  let slots: SlotMounts | undefined
   if (options.slots !== undefined) {
-    slots = {}
+    const made: Partial<Record<SlotName, MountFn<object>>> = {}
     for (const [slot, Component] of Object.entries(options.slots) as [
       SlotName,
-      ComponentType | undefined,
+      ComponentType<object> | undefined,
     ][]) {
-      if (Component !== undefined) slots[slot] = mountComponent(Component)
+      if (Component !== undefined) made[slot] = mountComponent(Component)
     }
+    slots = made as SlotMounts
   }
 
   return definePlugin({
@@ -63,5 +73,6 @@ export function defineReactPlugin(options: ReactPluginOptions): Plugin {
     contract: CONTRACT_MAJOR,
     ...(routes === undefined ? {} : { routes }),
     ...(slots === undefined ? {} : { slots }),
+    ...(options.commands === undefined ? {} : { commands: options.commands }),
   })
 }

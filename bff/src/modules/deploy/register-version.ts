@@ -29,6 +29,8 @@ export function createVersionRegistration(deps: {
   host: HostCompatibility
   store: ChannelStore
   onChange: () => void
+  /** Whether the operator mapped an upstream for this plugin's API (`PLUGIN_UPSTREAMS`). */
+  hasPluginUpstream?: (name: string) => boolean
 }) {
   const { sql, logger, store } = deps
   const { now, findVersion, logEvent } = store
@@ -46,6 +48,13 @@ export function createVersionRegistration(deps: {
       throw new ApiError('validation_failed', {
         message: problems.map((problem) => problem.message).join(' '),
         details: { issues: problems },
+      })
+    }
+    // A declared API nobody can reach would fail every call in the page: refused until mapped.
+    if (descriptor.api !== undefined && deps.hasPluginUpstream?.(remote) !== true) {
+      throw new ApiError('plugin_api_unmapped', {
+        message: `${remote} ${version} declares an API at ${descriptor.api.path}, but this platform has no upstream for ${remote}. The operator must add ${remote}=<origin of its service> to PLUGIN_UPSTREAMS (for example PLUGIN_UPSTREAMS=${remote}=http://127.0.0.1:9101) and restart the BFF; then publish again.`,
+        details: { plugin: remote, setting: 'PLUGIN_UPSTREAMS' },
       })
     }
     deps.verifier.checkLocation(descriptor, baseUrl)

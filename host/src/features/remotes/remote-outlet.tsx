@@ -1,10 +1,23 @@
 import { Component, useEffect, useRef, useState, type ErrorInfo, type ReactNode } from 'react'
-import type { MountFn, SlotName, SnapshotRemote, Unmount } from '@tessera/contracts'
+import type {
+  Platform,
+  Plugin,
+  SlotName,
+  SlotProps,
+  SnapshotRemote,
+  Unmount,
+} from '@tessera/contracts'
 import { FallbackCard } from './fallback-card.tsx'
 import { remoteLabel, type LoadOutcome, type RemoteFailure } from './loader.ts'
 import { useRemotesRuntime } from './remotes-context.tsx'
 
-export type OutletTarget = { kind: 'route' } | { kind: 'slot'; slot: SlotName }
+export type OutletTarget =
+  | { kind: 'route' }
+  /** `props`: the slot's props (SlotProps), read when the plugin mounts. */
+  | { kind: 'slot'; slot: SlotName; props?: SlotProps[SlotName] }
+
+/** A mount function of any slot: the outlet passes the props its target carries. */
+type AnyMount = (el: HTMLElement, platform: Platform, props?: object) => Unmount
 
 type OutletState =
   | { status: 'loading' }
@@ -20,12 +33,9 @@ function describeTarget(target: OutletTarget): string {
   return target.kind === 'route' ? 'a page' : `the ${target.slot} slot`
 }
 
-function mountFnFor(
-  plugin: { routes?: { mount: MountFn }; slots?: Partial<Record<SlotName, MountFn>> },
-  target: OutletTarget,
-): MountFn | null {
+function mountFnFor(plugin: Plugin, target: OutletTarget): AnyMount | null {
   const mount = target.kind === 'route' ? plugin.routes?.mount : plugin.slots?.[target.slot]
-  return typeof mount === 'function' ? mount : null
+  return typeof mount === 'function' ? (mount as AnyMount) : null
 }
 
 /**
@@ -43,6 +53,8 @@ function RemoteOutletInner({
   const [state, setState] = useState<OutletState>({ status: 'loading' })
   const label = remoteLabel(remote)
   const slot = target.kind === 'slot' ? target.slot : null
+  // Props are read when the plugin mounts; a new object with the same meaning must not remount.
+  const propsRef = useRef(target.kind === 'slot' ? target.props : undefined)
 
   useEffect(() => {
     const outletTarget: OutletTarget = slot === null ? { kind: 'route' } : { kind: 'slot', slot }
@@ -92,7 +104,10 @@ function RemoteOutletInner({
       }
       const mounted = runtime.platformFor(remote, outcome.version)
       try {
-        const result = mount(element, mounted.platform)
+        const result =
+          slot === null
+            ? mount(element, mounted.platform)
+            : mount(element, mounted.platform, propsRef.current ?? {})
         unmount = typeof result === 'function' ? result : null
         dispose = mounted.dispose
         setState({ status: 'loaded', version: outcome.version })

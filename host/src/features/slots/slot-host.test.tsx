@@ -1,0 +1,123 @@
+// @vitest-environment happy-dom
+import { act, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it } from 'vitest'
+import {
+  definePlugin,
+  type Platform,
+  type SessionUser,
+  type SnapshotRemote,
+} from '@tessera/contracts'
+import { createLoadOrder } from '../remotes/load-order.ts'
+import { createRemoteLoader } from '../remotes/loader.ts'
+import type { RemotesRuntime } from '../remotes/remotes-context.tsx'
+import { createSlotHost } from './slot-host.tsx'
+
+const ada: SessionUser = { id: 'u1', email: 'ada@example.com', displayName: 'Ada' }
+
+const remote = (name: string, slots: SnapshotRemote['slots']): SnapshotRemote => ({
+  name,
+  version: '1.0.0',
+  entryUrl: `http://cdn.test/${name}/1.0.0/assets/remoteEntry.js`,
+  contract: 1,
+  basePath: `/${name}`,
+  nav: { label: name.charAt(0).toUpperCase() + name.slice(1), order: 10 },
+  slots,
+  previous: null,
+})
+
+function runtimeFor(plugins: Record<string, unknown>): RemotesRuntime {
+  const report = () => undefined
+  return {
+    loadOrder: createLoadOrder({ maxWaitMs: 0 }),
+    loader: createRemoteLoader({
+      loadModule: async (ref) => {
+        const plugin = plugins[ref.name]
+        if (plugin === undefined) throw new Error(`no ${ref.name}`)
+        return plugin
+      },
+      report,
+      timeoutMs: 200,
+      retryDelayMs: 0,
+      log: () => undefined,
+    }),
+    platformFor: (r, version) => ({
+      platform: { remote: { name: r.name, version } } as Platform,
+      dispose: () => undefined,
+    }),
+    report,
+  }
+}
+
+const cleanups: Array<() => void> = []
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0)) cleanup()
+  await act(async () => undefined)
+  document.body.replaceChildren()
+})
+
+describe('platform.slots: account.section inside a plugin page', () => {
+  it("shows every filling plugin's panel with the account's props, each isolated from the others", async () => {
+    const notes = definePlugin({
+      name: 'notes',
+      contract: 1,
+      slots: {
+        'account.section': (el, _platform, props) => {
+          el.textContent = `Notes settings for ${props?.user.email ?? 'nobody'}`
+          return () => el.replaceChildren()
+        },
+      },
+    })
+    const broken = definePlugin({
+      name: 'broken',
+      contract: 1,
+      slots: {
+        'account.section': () => {
+          throw new Error('boom')
+        },
+      },
+    })
+    const host = createSlotHost(() => runtimeFor({ notes, broken }))
+    host.setRemotes([
+      remote('notes', ['account.section']),
+      remote('broken', ['account.section']),
+      remote('billing', ['header.end']),
+    ])
+    const el = document.createElement('div')
+    document.body.append(el)
+    await act(async () => {
+      cleanups.push(host.mount('account.section', el, { user: ada }))
+    })
+    await waitFor(() =>
+      expect(el.querySelector('[data-tessera-remote="notes"]')?.textContent).toBe(
+        'Notes settings for ada@example.com',
+      ),
+    )
+    // The crashing panel is contained: the others stay, and billing (no such slot) is not asked.
+    expect(el.querySelector('[data-tessera-remote="broken"]')).not.toBeNull()
+    expect(el.querySelector('[data-tessera-remote="billing"]')).toBeNull()
+  })
+
+  it('removes the panels when the plugin page lets go of the area', async () => {
+    const notes = definePlugin({
+      name: 'notes',
+      contract: 1,
+      slots: {
+        'account.section': (el) => {
+          el.textContent = 'Notes settings'
+          return () => el.replaceChildren()
+        },
+      },
+    })
+    const host = createSlotHost(() => runtimeFor({ notes }))
+    host.setRemotes([remote('notes', ['account.section'])])
+    const el = document.createElement('div')
+    document.body.append(el)
+    let unmount: () => void = () => undefined
+    await act(async () => {
+      unmount = host.mount('account.section', el, { user: ada })
+    })
+    await waitFor(() => expect(el.textContent).toContain('Notes settings'))
+    await act(async () => unmount())
+    await waitFor(() => expect(el.childElementCount).toBe(0))
+  })
+})
