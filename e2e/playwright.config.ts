@@ -25,7 +25,18 @@ export default defineConfig({
       args: chromiumArgs,
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } }],
+  projects: [
+    { name: 'chromium', use: { ...devices['Desktop Chrome'], channel: undefined } },
+    // Each remote's own journeys (`remotes/<name>/e2e/*.spec.ts`), found by folder like the rest.
+    {
+      name: 'remotes',
+      testDir: '../remotes',
+      testMatch: '*/e2e/**/*.spec.ts',
+      // A remote a test scaffolds for itself (and removes) is not one of the suite's.
+      testIgnore: 'scratch-*/**',
+      use: { ...devices['Desktop Chrome'], channel: undefined },
+    },
+  ],
   webServer: {
     command: 'npx tsx ../scripts/start.ts',
     url: `${e2eStack.appUrl}/api/health`,

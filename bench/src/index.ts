@@ -1,5 +1,12 @@
 /** `npm run bench [name]`: every benchmark, each against a reference measured in the same run. */
-const benchmarks = ['cold-load', 'api-me', 'assistant', 'webhooks'] as const
+const benchmarks = [
+  'cold-load',
+  'api-me',
+  'assistant',
+  'webhooks',
+  'plugin-api',
+  'cluster',
+] as const
 const which = process.argv[2] ?? 'all'
 if (which !== 'all' && !(benchmarks as readonly string[]).includes(which)) {
   console.error(`Unknown benchmark "${which}". Choose one of: all, ${benchmarks.join(', ')}.`)
@@ -9,3 +16,5 @@ if (which === 'all' || which === 'cold-load') await import('./cold-load.ts')
 if (which === 'all' || which === 'api-me') await import('./api-me.ts')
 if (which === 'all' || which === 'assistant') await import('./assistant.ts')
 if (which === 'all' || which === 'webhooks') await import('./webhooks.ts')
+if (which === 'all' || which === 'plugin-api') await import('./plugin-api.ts')
+if (which === 'all' || which === 'cluster') await import('./cluster.ts')

@@ -100,6 +100,18 @@ export const errorCatalogue = {
     status: 502,
     message: 'The answer was cut off before it finished. What arrived is kept; try again.',
   },
+  plugin_unavailable: {
+    status: 502,
+    message: 'This feature’s service is not answering. Try again in a minute.',
+  },
+  plugin_timeout: {
+    status: 504,
+    message: 'This feature’s service took too long to answer. Try again in a minute.',
+  },
+  plugin_api_unmapped: {
+    status: 422,
+    message: 'This build declares an API that has no service here. Ask the operator to map it.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>
 
 export type ErrorCode = keyof typeof errorCatalogue

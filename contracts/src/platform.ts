@@ -1,6 +1,7 @@
 import type { ErrorCode } from './errors.ts'
 import type { LiveEvent } from './events.ts'
 import type { Entitlements } from './plans.ts'
+import type { SlotName, SlotProps } from './plugin.ts'
 
 /** Auth events of Supabase's client, re-emitted by the platform (see DESIGN §5). */
 export const authEventNames = [
@@ -98,9 +99,30 @@ export interface PlatformRoute {
   subscribe(listener: (path: string) => void): () => void
 }
 
-/** What the host hands every plugin mount. Versioned by `CONTRACT_MAJOR`. */
+/** Where the page is, beyond the plugin's own route. Since contract 1.1. */
+export interface PlatformLocation {
+  /** The app path with its query, `/billing/return?session_id=…`: for `next=` return links. */
+  href(): string
+  /** The app's origin, to check that a `next` path stays on it. */
+  origin: string
+  /** Leaves the app for an outside page (Stripe's checkout, say) with a full page load. */
+  assign(url: string): void
+}
+
+/** Lets a plugin host other plugins' slots in its own page. Since contract 1.1. */
+export interface PlatformSlots {
+  /**
+   * Shows, in `el`, what every plugin puts in `slot` (`account.section` on the account page),
+   * each isolated with its own fallback as in the frame; returns the way to remove them.
+   */
+  mount<S extends SlotName>(slot: S, el: HTMLElement, props: SlotProps[S]): () => void
+}
+
+/** What the host hands every plugin mount. Versioned by `CONTRACT_MAJOR` and `CONTRACT_MINOR`. */
 export interface Platform {
   contract: number
+  /** The host's contract minor; absent from hosts of minor 0. */
+  contractMinor?: number
   remote: { name: string; version: string }
   basePath: string
   route: PlatformRoute
@@ -111,4 +133,8 @@ export interface Platform {
   session: PlatformSession
   notify(notice: Notice): void
   theme: PlatformTheme
+  /** Since 1.1; absent from older hosts. */
+  location?: PlatformLocation
+  /** Since 1.1; absent from older hosts. */
+  slots?: PlatformSlots
 }

@@ -11,6 +11,7 @@ import { createServer } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test as base } from '@playwright/test'
+import { isScratchRemote, remoteFolders } from './remotes.ts'
 import { e2eStack } from './stack.ts'
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
@@ -19,6 +20,8 @@ export interface DeployStack {
   appUrl: string
   cdnUrl: string
   supabaseUrl: string
+  /** The auth stand-in's mailbox (sign-up confirmations). */
+  mailboxUrl: string
   /** Absolute path of this stack's data (database, cdn files, deploy tokens). */
   dataDir: string
   /** Each remote's deploy token, as the stack wrote them to `<dataDir>/deploy-tokens.json`. */
@@ -132,11 +135,14 @@ export async function startDeployStack(
         async () => {
           const response = await fetch(`${appUrl}/api/remotes`)
           const body = (await response.json()) as { remotes: { name: string }[] }
-          return body.remotes.map((remote) => remote.name).sort()
+          return body.remotes
+            .map((remote) => remote.name)
+            .filter((name) => !isScratchRemote(name))
+            .sort()
         },
         { timeout: 60_000 },
       )
-      .toEqual(['ai', 'auth', 'billing'])
+      .toEqual(remoteFolders())
     const tokensFile = JSON.parse(
       await readFile(path.join(dataDir, 'deploy-tokens.json'), 'utf8'),
     ) as { tokens: Record<string, string> }
@@ -144,6 +150,7 @@ export async function startDeployStack(
       appUrl,
       cdnUrl: `http://localhost:${cdn}`,
       supabaseUrl: `http://127.0.0.1:${supabase}`,
+      mailboxUrl: `http://127.0.0.1:${mailbox}`,
       dataDir,
       tokens: tokensFile.tokens,
       cliEnv: {

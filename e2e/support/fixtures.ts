@@ -1,13 +1,11 @@
 import { test as base, expect, type Page, type Route } from '@playwright/test'
 import { signedInAccount } from './identity.ts'
+import { navigableRemotes, type RemoteCase } from './remotes.ts'
 import { e2eStack } from './stack.ts'
 
-export const remotes = [
-  { name: 'ai', label: 'Assistant', path: '/assistant' },
-  { name: 'billing', label: 'Billing', path: '/billing' },
-  { name: 'auth', label: 'Account', path: '/auth' },
-] as const
-export type RemoteCase = (typeof remotes)[number]
+/** Every remote with a page, from the folders under `remotes/` (support/remotes.ts). */
+export const remotes: readonly RemoteCase[] = navigableRemotes()
+export type { RemoteCase }
 
 /** Every request for one remote's files on the cdn. */
 export const remoteFiles = (name: string): string => `${e2eStack.cdnUrl}/${name}/**`

@@ -5,11 +5,15 @@ import { stripePrices } from '@tessera/contracts'
 import { startCdn } from '@tessera/emulators/cdn/node'
 import { startOpenAiEmulator } from '@tessera/emulators/openai/node'
 import { openDatabase, prepareDatabase } from '@tessera/db/open-database'
+import type { Sql } from '@tessera/db/sql'
 import { jsonLogger, startStripeEmulator } from '@tessera/emulators/stripe/node'
 import { startSupabaseEmulator } from '@tessera/emulators/supabase/node'
 import { ensureLocalTokens } from '../deploy/local-tokens.ts'
-import { remoteNames, repoRoot } from './paths.ts'
+import type { TokenIssuer } from '../deploy/local-tokens.ts'
+import { discoverRemotes, repoRoot } from './paths.ts'
+import { startPluginServices } from './plugin-services.ts'
 import { publishLocalBuilds } from './publish-local.ts'
+import { followRemoteFolders } from './remote-tokens.ts'
 
 export interface StackOptions {
   /** 0 picks a free port. */
@@ -36,6 +40,19 @@ export interface StackOptions {
   skipPublish?: boolean
   /** More origins the BFF accepts builds from (a second cdn, say: see `serveRemotesFrom`). */
   storageOrigins?: string[]
+  /**
+   * Serves the BFF some other way than in this process (the cluster: replicas behind HAProxy,
+   * scripts/lib/cluster.ts), with the environment the stack built for it; the result must answer
+   * on `bffPort`. Default: `startBff` here, sharing the stack's database.
+   */
+  serveBff?: (setup: { env: Record<string, string | undefined>; sql: Sql }) => Promise<StackBff>
+}
+
+/** What the stack needs of the BFF it serves. */
+export interface StackBff {
+  port: number
+  deployTokens: TokenIssuer
+  close(): Promise<void>
 }
 
 export interface RunningStack {
@@ -121,38 +138,51 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ...(options.openaiTokensPerSecond ? { tokensPerSecond: options.openaiTokensPerSecond } : {}),
     })
     closers.push(() => openai.close())
-    const bff = await startBff({
-      sql,
-      // Every BFF setting from the environment applies (README's table); the stack's own wiring wins.
-      env: {
-        ...process.env,
-        PORT: String(bffPort),
-        PUBLIC_ORIGIN: appUrl,
-        ALLOWED_ORIGINS: origins.join(','),
-        // Builds are checked where hosts load them: this cdn, and Supabase Storage's stand-in.
-        DEPLOY_STORAGE_ORIGINS: [
-          new URL(cdn.url).origin,
-          new URL(cdn.url.replace('localhost', '127.0.0.1')).origin,
-          new URL(supabase.url).origin,
-          ...(options.storageOrigins ?? []),
-        ].join(','),
-        HOST_DIST: path.resolve(repoRoot, options.hostDist ?? 'host/dist'),
-        LOG_LEVEL: options.logLevel ?? 'info',
-        SUPABASE_URL: supabase.url,
-        SUPABASE_ANON_KEY: supabase.anonKey,
-        SUPABASE_SERVICE_ROLE_KEY: supabase.serviceRoleKey,
-        STRIPE_API_URL: stripe.url,
-        STRIPE_SECRET_KEY: 'sk_test_tessera_local',
-        STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
-        OPENAI_BASE_URL: `${openai.url}/v1`,
-        OPENAI_API_KEY: 'sk-tessera-local',
+    // Each remote's own API (remotes/<name>/api) runs beside the stack, mapped for the BFF's proxy.
+    const pluginServices = await startPluginServices({
+      publicOrigin: appUrl,
+      jwksUrl: `http://127.0.0.1:${bffPort}/.well-known/jwks.json`,
+      mapped: process.env.PLUGIN_UPSTREAMS,
+      freePort,
+      log: (line) => {
+        if (options.logLevel !== 'silent' && options.logLevel !== 'error')
+          console.log(JSON.stringify({ level: 'info', msg: 'plugin api', detail: line }))
       },
     })
+    closers.push(() => pluginServices.close())
+    // Every BFF setting from the environment applies (README's table); the stack's own wiring wins.
+    const bffEnv = {
+      ...process.env,
+      PORT: String(bffPort),
+      PUBLIC_ORIGIN: appUrl,
+      ALLOWED_ORIGINS: origins.join(','),
+      // Builds are checked where hosts load them: this cdn, and Supabase Storage's stand-in.
+      DEPLOY_STORAGE_ORIGINS: [
+        new URL(cdn.url).origin,
+        new URL(cdn.url.replace('localhost', '127.0.0.1')).origin,
+        new URL(supabase.url).origin,
+        ...(options.storageOrigins ?? []),
+      ].join(','),
+      HOST_DIST: path.resolve(repoRoot, options.hostDist ?? 'host/dist'),
+      LOG_LEVEL: options.logLevel ?? 'info',
+      SUPABASE_URL: supabase.url,
+      SUPABASE_ANON_KEY: supabase.anonKey,
+      SUPABASE_SERVICE_ROLE_KEY: supabase.serviceRoleKey,
+      STRIPE_API_URL: stripe.url,
+      STRIPE_SECRET_KEY: 'sk_test_tessera_local',
+      STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
+      OPENAI_BASE_URL: `${openai.url}/v1`,
+      OPENAI_API_KEY: 'sk-tessera-local',
+      PLUGIN_UPSTREAMS: pluginServices.upstreams,
+    }
+    const bff = options.serveBff
+      ? await options.serveBff({ env: bffEnv, sql })
+      : await startBff({ sql, env: bffEnv })
     closers.push(() => bff.close())
     // The stack's own publish goes through the deploy API like any team's (docs/decisions/009).
     const deployTokens = await ensureLocalTokens({
       dataDir,
-      remotes: remoteNames,
+      remotes: discoverRemotes(),
       issuer: bff.deployTokens,
     })
     const apiUrl = `http://127.0.0.1:${bff.port}`
@@ -167,6 +197,13 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
     if (!options.skipPublish) {
       await publishLocalBuilds({ apiUrl, cdnRoot, cdnUrl: cdn.url, tokens: deployTokens, log })
     }
+    const followed = followRemoteFolders({
+      dataDir,
+      issuer: bff.deployTokens,
+      tokens: deployTokens,
+      log,
+    })
+    closers.push(async () => followed.close())
     return {
       appUrl,
       cdnUrl: cdn.url,

@@ -19,5 +19,7 @@ export interface AppEnv {
     requestId: string
     /** Set by the session-cookie middleware on every /api request. */
     auth: RequestAuth
+    /** Set on event-stream requests (drain-hint.ts): whether the process is shutting down. */
+    draining?: () => boolean
   }
 }

@@ -1,20 +1,17 @@
 import { ApiError, CONTRACT_MAJOR, HOST_SHARED_MAJORS } from '@tessera/contracts'
-import type { Sql } from '@tessera/db/sql'
 import { Hono } from 'hono'
-import type { Context } from 'hono'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import type { AppEnv } from './app-env.ts'
 import { systemClock } from '../platform/clock.ts'
-import type { Clock } from '../platform/clock.ts'
-import type { Env } from '../platform/env.ts'
 import { createErrorHandler, errorResponse } from './error-handler.ts'
 import { hostAssets, hostPage } from './host-page.ts'
-import type { HostAssets } from './host-page.ts'
-import type { Logger } from '../platform/logger.ts'
+import { createLimits } from './limits.ts'
+import type { AppDeps } from './app-deps.ts'
 import { accessLog } from './middleware/access-log.ts'
 import { bodySize } from './middleware/body-size.ts'
 import { corsAllowlist } from './middleware/cors-allowlist.ts'
 import { csrf } from './middleware/csrf.ts'
+import { drainHint } from './middleware/drain-hint.ts'
 import { requestId } from './middleware/request-id.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
 import { sessionCookie } from './middleware/session.ts'
@@ -29,112 +26,35 @@ import { meRoutes } from '../modules/identity/me-routes.ts'
 import { remoteOverridesRoutes } from '../modules/registry/overrides-routes.ts'
 import { remotesRoutes } from '../modules/registry/remotes-routes.ts'
 import { telemetryRoutes } from '../modules/registry/telemetry-routes.ts'
-import type { AccessTokenVerifier } from '../modules/identity/access-tokens.ts'
 import { createAssistant } from '../modules/assistant/assistant.ts'
 import { createChatModel } from '../modules/assistant/model.ts'
 import { createAuthEvents } from '../modules/identity/auth-events.ts'
-import type { AuthGateway } from '../modules/identity/auth-gateway.ts'
-import { createCanaryGuard, createCanaryMonitor } from '../modules/deploy/canary-monitor.ts'
+import { createCanaryGuard } from '../modules/deploy/canary-monitor.ts'
 import { createDeployService } from '../modules/deploy/deploy-service.ts'
 import { createDeployTokens } from '../modules/deploy/tokens.ts'
 import { createBuildVerifier } from '../modules/deploy/verify-build.ts'
 import { createBilling } from '../modules/billing/billing.ts'
 import { createStripeClients } from '../modules/billing/stripe-client.ts'
-import type { StripeClients } from '../modules/billing/stripe-client.ts'
-import type { EventHub } from '../modules/events/event-hub.ts'
+import { createCacheInvalidations } from '../modules/events/cache-invalidation.ts'
+import { createLocalBus } from '../modules/events/event-outbox.ts'
+import { publishRegistryChange } from '../modules/registry/registry-changes.ts'
 import type { Identity } from '../modules/identity/identity.ts'
 import { createOriginAllowlist } from './origin-allowlist.ts'
-import type { OriginAllowlist } from './origin-allowlist.ts'
 import { createProfiles } from '../modules/identity/profiles.ts'
-import { createRateLimiter } from '../platform/rate-limiter.ts'
+import { createReadiness } from '../platform/readiness.ts'
 import { createRequestSnapshots } from '../modules/registry/registry-viewer.ts'
 import { createRemoteOverrides, withRemoteOverrides } from '../modules/registry/remote-overrides.ts'
 import { createSnapshotReader } from '../modules/registry/registry.ts'
-import type { RegistrySource } from '../modules/registry/registry.ts'
 import { createSessions } from '../modules/identity/sessions.ts'
-import { createSignInThrottle } from '../modules/identity/sign-in-throttle.ts'
 import { createTelemetryStore } from '../modules/registry/telemetry-store.ts'
-import type { TelemetryStore } from '../modules/registry/telemetry-store.ts'
 import { BFF_VERSION } from '../platform/version.ts'
+import { fetchUpstreamClient } from '../modules/plugins/plugin-proxy.ts'
+import { jwksRoutes, pluginRoutes } from '../modules/plugins/plugin-routes.ts'
+import { createPluginTokens } from '../modules/plugins/plugin-tokens.ts'
+import { loadPluginSigningKeys } from '../modules/plugins/signing-keys.ts'
+import type { PluginSigningKeys } from '../modules/plugins/signing-keys.ts'
 
-export interface AppDeps {
-  env: Pick<
-    Env,
-    | 'ALLOWED_ORIGINS'
-    | 'BODY_LIMIT_BYTES'
-    | 'TELEMETRY_BODY_LIMIT_BYTES'
-    | 'TELEMETRY_RATE_LIMIT'
-    | 'SSE_HEARTBEAT_MS'
-    | 'PUBLIC_ORIGIN'
-    | 'SESSION_COOKIE_SECURE'
-    | 'SESSION_COOKIE_MAX_AGE_SECONDS'
-    | 'SESSION_REFRESH_MARGIN_SECONDS'
-    | 'SESSION_TOUCH_INTERVAL_SECONDS'
-    | 'SESSION_ABSOLUTE_LIFETIME_SECONDS'
-    | 'SESSION_IDLE_TIMEOUT_SECONDS'
-    | 'RECOVERY_WINDOW_SECONDS'
-    | 'SIGN_IN_FREE_FAILURES_PER_ACCOUNT'
-    | 'SIGN_IN_BACKOFF_BASE_SECONDS'
-    | 'SIGN_IN_BACKOFF_MAX_SECONDS'
-    | 'SIGN_IN_BACKOFF_MEMORY_SECONDS'
-    | 'SIGN_IN_MAX_FAILURES_PER_CLIENT'
-    | 'SIGN_IN_FAILURE_WINDOW_SECONDS'
-    | 'EMAIL_SEND_RATE_LIMIT'
-    | 'DEPLOY_STORAGE_ORIGINS'
-    | 'DEPLOY_RATE_LIMIT'
-    | 'DEPLOY_FETCH_TIMEOUT_MS'
-    | 'DEPLOY_MAX_BUILD_BYTES'
-    | 'CANARY_ERROR_RATE_THRESHOLD'
-    | 'CANARY_MIN_CLIENTS'
-    | 'CANARY_WINDOW_SECONDS'
-    | 'REMOTE_OVERRIDE_ORIGINS'
-    | 'STRIPE_API_URL'
-    | 'STRIPE_SECRET_KEY'
-    | 'STRIPE_WEBHOOK_SECRET'
-    | 'OPENAI_BASE_URL'
-    | 'OPENAI_API_KEY'
-    | 'OPENAI_MODEL_MAP'
-    | 'ASSISTANT_MODERATION'
-    | 'ASSISTANT_FIRST_TOKEN_TIMEOUT_MS'
-    | 'ASSISTANT_IDLE_TIMEOUT_MS'
-    | 'ASSISTANT_MAX_ANSWER_SECONDS'
-    | 'ASSISTANT_MAX_ANSWER_TOKENS'
-    | 'ASSISTANT_HISTORY_MESSAGES'
-    | 'ASSISTANT_HISTORY_CHARS'
-    | 'ASSISTANT_RATE_LIMIT'
-  >
-  logger: Logger
-  /** What `GET /api/remotes` serves: the registry tables (registry-db-source.ts) or a test's content. */
-  registry: RegistrySource
-  hub: EventHub
-  /** The database (PGlite or a server): sessions, and user data under RLS. */
-  db: Sql
-  /** Supabase Auth. */
-  authGateway: AuthGateway
-  /** Checks access tokens Auth issues against its published keys. */
-  accessTokens: AccessTokenVerifier
-  /** The built host; absent when the host is served elsewhere (Vite in `npm run dev`). */
-  assets?: HostAssets
-  clock?: Clock
-  telemetry?: TelemetryStore
-  /** Defaults to `env.ALLOWED_ORIGINS`; the Node entry adds its own origin to it. */
-  origins?: OriginAllowlist
-  /**
-   * The client's network address, for per-client limits: the Node entry's comes from
-   * platform/client-address.ts (X-Forwarded-For only from TRUSTED_PROXIES).
-   */
-  clientKey?: (c: Context) => string | undefined
-  version?: string
-  /** Stripe's clients (docs/decisions/007); by default from `STRIPE_API_URL` and the key. */
-  stripe?: StripeClients
-  /** The model's HTTP client (the Node entry's is node-fetch.ts); by default the runtime's `fetch`. */
-  modelFetch?: typeof fetch
-  /**
-   * Background work: with it, abandoned answer holds are swept every `sweepEveryMs` until the
-   * signal aborts (the Node entry passes both; in-process tests run without).
-   */
-  background?: { signal: AbortSignal; sweepEveryMs: number }
-}
+export type { AppDeps } from './app-deps.ts'
 
 /**
  * How long a session or profile read stays in memory: changes through this process apply at
@@ -149,13 +69,23 @@ const recentLookupMs = 2000
 export function createApp(deps: AppDeps) {
   const { env, logger, hub, assets } = deps
   const clock = deps.clock ?? systemClock
+  const bus = deps.outbox?.bus ?? createLocalBus(hub)
+  const invalidations = createCacheInvalidations({ bus, hub, clock })
+  invalidations.subscribe((invalidation) => {
+    if (invalidation.cache === 'registry') deps.registry.invalidate?.()
+  })
   const origins = deps.origins ?? createOriginAllowlist(env.ALLOWED_ORIGINS)
+  const readiness = deps.readiness ?? createReadiness()
+  readiness.register('database', async () => {
+    await deps.db.query('select 1')
+  })
   const snapshotReader = createSnapshotReader({ registry: deps.registry, logger, clock })
-  const canaryMonitor = createCanaryMonitor({
+  const { counters, limiters, canaryMonitor, throttle } = createLimits({
+    db: deps.db,
     clock,
-    windowMs: env.CANARY_WINDOW_SECONDS * 1000,
-    threshold: env.CANARY_ERROR_RATE_THRESHOLD,
-    minClients: env.CANARY_MIN_CLIENTS,
+    logger,
+    env,
+    shared: deps.sharedLimits,
   })
   const overrides = createRemoteOverrides({
     origins: env.REMOTE_OVERRIDE_ORIGINS,
@@ -181,14 +111,22 @@ export function createApp(deps: AppDeps) {
       maxBytes: env.DEPLOY_MAX_BUILD_BYTES,
     }),
     host: { contract: CONTRACT_MAJOR, shared: HOST_SHARED_MAJORS },
-    onChange: () => deps.registry.invalidate?.(),
+    hasPluginUpstream: (name) => Object.hasOwn(env.PLUGIN_UPSTREAMS, name),
+    // With the outbox, every replica (this one too) hears of the change from it instead.
+    ...(deps.outbox === undefined
+      ? { onChange: () => deps.registry.invalidate?.() }
+      : {
+          onChange: () => undefined,
+          inTransaction: (tx) => publishRegistryChange({ bus, invalidations, clock }, tx),
+        }),
   })
-  const events = createAuthEvents(hub, clock)
+  const events = createAuthEvents(bus, clock, logger)
   const sessions = createSessions({
     sql: deps.db,
     auth: deps.authGateway,
     tokens: deps.accessTokens,
     events,
+    invalidations,
     clock,
     logger,
     refreshMarginMs: env.SESSION_REFRESH_MARGIN_SECONDS * 1000,
@@ -203,7 +141,8 @@ export function createApp(deps: AppDeps) {
     stripe:
       deps.stripe ??
       createStripeClients({ apiUrl: env.STRIPE_API_URL, secretKey: env.STRIPE_SECRET_KEY }),
-    hub,
+    bus,
+    invalidations,
     clock,
     logger,
     publicOrigin: env.PUBLIC_ORIGIN,
@@ -213,28 +152,31 @@ export function createApp(deps: AppDeps) {
   const identity: Identity = {
     gateway: deps.authGateway,
     sessions,
-    profiles: createProfiles(deps.db, { clock, cacheMs: recentLookupMs }),
+    profiles: createProfiles(deps.db, { clock, cacheMs: recentLookupMs, invalidations }),
     events,
-    throttle: createSignInThrottle({
-      clock,
-      account: {
-        freeFailures: env.SIGN_IN_FREE_FAILURES_PER_ACCOUNT,
-        baseDelayMs: env.SIGN_IN_BACKOFF_BASE_SECONDS * 1000,
-        maxDelayMs: env.SIGN_IN_BACKOFF_MAX_SECONDS * 1000,
-        memoryMs: env.SIGN_IN_BACKOFF_MEMORY_SECONDS * 1000,
-      },
-      client: {
-        maxFailures: env.SIGN_IN_MAX_FAILURES_PER_CLIENT,
-        windowMs: env.SIGN_IN_FAILURE_WINDOW_SECONDS * 1000,
-      },
-    }),
-    emailLimiter: createRateLimiter({ limit: env.EMAIL_SEND_RATE_LIMIT, windowMs: 60_000, clock }),
+    throttle,
+    emailLimiter: limiters({ name: 'email', limit: env.EMAIL_SEND_RATE_LIMIT, windowMs: 60_000 }),
+    ...(counters === undefined ? {} : { sharedCounters: counters }),
     clock,
     logger,
     publicOrigin: env.PUBLIC_ORIGIN,
     clientKey: deps.clientKey,
     entitlements: (claims) => billing.entitlements(claims),
   }
+  let pluginKeys: Promise<PluginSigningKeys> | undefined
+  const readPluginKeys = () =>
+    (pluginKeys ??=
+      deps.pluginKeys === undefined
+        ? loadPluginSigningKeys({
+            privateKey: env.PLUGIN_JWT_PRIVATE_KEY,
+            previousPublicKey: env.PLUGIN_JWT_PREVIOUS_PUBLIC_KEY,
+          })
+        : Promise.resolve(deps.pluginKeys))
+  const pluginTokens = createPluginTokens({
+    keys: readPluginKeys,
+    issuer: env.PUBLIC_ORIGIN,
+    clock,
+  })
   const assistant = createAssistant({
     sql: deps.db,
     model: createChatModel({
@@ -246,7 +188,7 @@ export function createApp(deps: AppDeps) {
     }),
     // The same entitlements /api/me reports: the plan of the user's subscription.
     entitlementsForUser: (claims) => billing.entitlements(claims),
-    hub,
+    bus,
     clock,
     logger,
     settings: {
@@ -259,6 +201,7 @@ export function createApp(deps: AppDeps) {
       historyChars: env.ASSISTANT_HISTORY_CHARS,
       ratePerMinute: env.ASSISTANT_RATE_LIMIT,
     },
+    limiters,
   })
 
   if (deps.background !== undefined) {
@@ -300,6 +243,7 @@ export function createApp(deps: AppDeps) {
       maxAgeSeconds: env.SESSION_COOKIE_MAX_AGE_SECONDS,
     }),
   )
+  app.use('/api/events', drainHint({ draining: () => readiness.draining }))
   app.use(hostAssets({ assets }))
   app.onError(createErrorHandler(logger))
   app.notFound(
@@ -311,8 +255,11 @@ export function createApp(deps: AppDeps) {
   )
 
   return app
-    .route('/api/health', healthRoutes({ clock, version: deps.version ?? BFF_VERSION }))
-    .route('/api/csp-reports', cspReportRoutes({ logger, clock, clientKey: deps.clientKey }))
+    .route('/api/health', healthRoutes({ clock, version: deps.version ?? BFF_VERSION, readiness }))
+    .route(
+      '/api/csp-reports',
+      cspReportRoutes({ logger, clock, clientKey: deps.clientKey, limiters }),
+    )
     .route('/api/remotes', remotesRoutes({ snapshotFor: (c) => snapshots.forRequest(c) }))
     .route(
       '/api/remotes/overrides',
@@ -326,6 +273,7 @@ export function createApp(deps: AppDeps) {
         store: deps.telemetry ?? createTelemetryStore(),
         bodyLimitBytes: env.TELEMETRY_BODY_LIMIT_BYTES,
         ratePerMinute: env.TELEMETRY_RATE_LIMIT,
+        limiters,
         clientKey: deps.clientKey,
         onReport: createCanaryGuard({
           monitor: canaryMonitor,
@@ -335,10 +283,31 @@ export function createApp(deps: AppDeps) {
         }),
       }),
     )
-    .route('/api/events', eventsRoutes({ hub, clock, logger, heartbeatMs: env.SSE_HEARTBEAT_MS }))
+    .route(
+      '/api/events',
+      eventsRoutes({
+        hub,
+        clock,
+        logger,
+        heartbeatMs: env.SSE_HEARTBEAT_MS,
+        ...(deps.outbox === undefined ? {} : { log: deps.outbox.log }),
+      }),
+    )
     .route('/api/auth', authRoutes(identity))
     .route('/api/me', meRoutes(identity))
     .route('/api/assistant', assistantRoutes({ assistant, logger }))
+    .route(
+      '/api/plugins',
+      pluginRoutes({
+        upstreams: env.PLUGIN_UPSTREAMS,
+        tokens: pluginTokens,
+        entitlements: (claims) => billing.entitlements(claims),
+        client: deps.pluginClient ?? fetchUpstreamClient(fetch),
+        timeoutMs: env.PLUGIN_TIMEOUT_MS,
+        logger,
+      }),
+    )
+    .route('/.well-known', jwksRoutes({ keys: readPluginKeys }))
     .route('/api/billing', billingRoutes({ billing, webhookSecret: env.STRIPE_WEBHOOK_SECRET }))
     .route(
       '/api/deploy',
@@ -347,6 +316,7 @@ export function createApp(deps: AppDeps) {
         tokens: createDeployTokens({ sql: deps.db, clock }),
         clock,
         ratePerMinute: env.DEPLOY_RATE_LIMIT,
+        limiters,
         clientKey: deps.clientKey,
       }),
     )

@@ -6,7 +6,8 @@ import type { AppEnv } from './app-env.ts'
 import type { Clock } from '../platform/clock.ts'
 import { validationFailed } from '../platform/errors.ts'
 import type { Logger } from '../platform/logger.ts'
-import { createRateLimiter } from '../platform/rate-limiter.ts'
+import { localLimiters } from '../platform/rate-limiter.ts'
+import type { Limiters } from '../platform/rate-limiter.ts'
 import { bodySize } from './middleware/body-size.ts'
 import { rateLimit } from './middleware/rate-limit.ts'
 
@@ -17,6 +18,8 @@ export interface CspReportOptions {
   clientKey?: (c: Context) => string | undefined
   /** Report bodies per client per minute; a page that breaks its CSP in a loop sends many. */
   ratePerMinute?: number
+  /** Where the limit is counted: this process by default, or shared by the replicas. */
+  limiters?: Limiters
   /** A report is a few URLs and a policy: anything larger is not one. */
   maxBytes?: number
 }
@@ -32,10 +35,11 @@ const reportingApiType = 'application/reports+json'
  */
 export function cspReportRoutes(options: CspReportOptions) {
   const { logger } = options
-  const limiter = createRateLimiter({
+  const limiters = options.limiters ?? localLimiters(options.clock)
+  const limiter = limiters({
+    name: 'csp-reports',
     limit: options.ratePerMinute ?? 60,
     windowMs: 60_000,
-    clock: options.clock,
   })
   return new Hono<AppEnv>().post(
     '/',

@@ -91,8 +91,18 @@ const handlerBodies: Record<string, { schema: z.ZodType; contentType?: string }>
 const requestTimeoutMs = 10_000
 
 let t: AssistantTestApp
-let owner: TestBrowser & { id: string }
-let ownerEmail: string
+/** The two signed-in users: `owner`'s conversations are the known ids; `other` must not reach them. */
+interface User {
+  browser: TestBrowser
+  id: string
+  email: string
+}
+const users: Partial<Record<'owner' | 'other', User>> = {}
+const userOf = (who: 'owner' | 'other'): User => {
+  const user = users[who]
+  if (user === undefined) throw new Error(`The ${who} is not signed up.`)
+  return user
+}
 let deployToken: string
 const checkoutSessions: string[] = []
 /** Tokens of answers the sweep deleted with their conversation, per user. */
@@ -129,20 +139,22 @@ beforeAll(async () => {
     deps: { stripe },
   })
   target.app = t.app
-  owner = await t.user('fuzz-owner')
-  const me = (await (await owner.get('/api/me')).json()) as { user: { email: string } }
-  ownerEmail = me.user.email
+  for (const who of ['owner', 'other'] as const) {
+    const browser = await t.user(`fuzz-${who}`)
+    const me = (await (await browser.get('/api/me')).json()) as { user: { email: string } }
+    users[who] = { browser, id: browser.id, email: me.user.email }
+  }
   deployToken = (await createDeployTokens({ sql: t.db, clock: t.clock }).issue('billing', 'fuzz'))
     .token
 }, databaseSetupTimeout)
 afterAll(() => t.finish())
 
-/** The owner's session, signed in again when the sweep signed it out. */
-async function ensureSession(): Promise<void> {
-  const me = (await (await owner.get('/api/me')).json()) as { user: unknown }
+/** A user's session, signed in again when the sweep signed it out. */
+async function ensureSession(who: 'owner' | 'other'): Promise<void> {
+  const user = userOf(who)
+  const me = (await (await user.browser.get('/api/me')).json()) as { user: unknown }
   if (me.user !== null) return
-  const again = await t.signIn(ownerEmail, testPassword)
-  owner = Object.assign(again, { id: owner.id })
+  user.browser = await t.signIn(user.email, testPassword)
 }
 
 /** The value of a known parameter: a conversation of the owner, a remote, a checkout. */
@@ -152,7 +164,7 @@ async function knownParam(name: string, index: number): Promise<string> {
     return checkoutSessions[index % Math.max(1, checkoutSessions.length)] ?? 'cs_test_none'
   const { rows } = await t.db.query<{ id: string }>(
     'select id from assistant_conversations where user_id = $1 order by created_at',
-    [owner.id],
+    [userOf('owner').id],
   )
   return rows[index % Math.max(1, rows.length)]?.id ?? crypto.randomUUID()
 }
@@ -212,8 +224,8 @@ async function send(route: ApiRoute, input: FuzzCase, client: string): Promise<O
     'x-test-client': client,
   }
   if (input.contentType !== undefined) headers['content-type'] = input.contentType
-  if (input.withSession) {
-    headers.cookie = `tessera_session=${owner.cookie() ?? ''}`
+  if (input.session !== 'none') {
+    headers.cookie = `tessera_session=${userOf(input.session).browser.cookie() ?? ''}`
     headers.authorization = `Bearer ${deployToken}`
     // Signed as Stripe signs, so hostile events reach the handler past the signature check.
     if (route.path === '/api/billing/webhook' && input.body !== undefined)
@@ -252,6 +264,16 @@ async function send(route: ApiRoute, input: FuzzCase, client: string): Promise<O
   const { status } = response
   const type = response.headers.get('content-type') ?? ''
   if (status >= 200 && status < 300) {
+    const ownersConversation =
+      route.path.startsWith('/api/assistant/conversations/:id') &&
+      input.params.some((param) => 'known' in param)
+    if (input.session === 'other' && ownersConversation) {
+      await response.body?.cancel()
+      return {
+        status,
+        problem: `${label} → ${status}: another user reached the owner's conversation`,
+      }
+    }
     if (type.startsWith('text/event-stream') && route.path === '/api/events')
       await response.body?.cancel()
     else {
@@ -267,11 +289,11 @@ async function send(route: ApiRoute, input: FuzzCase, client: string): Promise<O
     if (deleting !== null && status === 204)
       deletedUsage.set(deleting.userId, (deletedUsage.get(deleting.userId) ?? 0) + deleting.tokens)
     if (route.path === '/api/auth/sign-out' || route.path === '/api/me/sessions/:id')
-      await ensureSession()
+      if (input.session !== 'none') await ensureSession(input.session)
     return { status, problem: null }
   }
   const text = await bounded(response.text(), `${label} (reading the error)`)
-  if (input.withSession && status === 401) await ensureSession()
+  if (input.session !== 'none' && status === 401) await ensureSession(input.session)
   if (status >= 500) return { status, problem: `${label} → ${status} ${text.slice(0, 300)}` }
   let parsed: ReturnType<typeof errorBodySchema.safeParse>
   try {
@@ -288,6 +310,7 @@ async function send(route: ApiRoute, input: FuzzCase, client: string): Promise<O
 function schemaName(schema: z.ZodType | undefined): string {
   if (schema === undefined) return '—'
   if (schema === overrideBodySchema) return 'overrideBodySchema (bff)'
+  if (schema === stripeEventSchema) return 'stripeEventSchema (this test)'
   const found = Object.entries(contracts).find(([, value]) => value === schema)
   return found?.[0] ?? 'an unnamed schema'
 }
@@ -298,7 +321,7 @@ function describeCase(input: FuzzCase): string {
     input.body instanceof Uint8Array
       ? `bytes ${[...input.body].join(',')}`
       : JSON.stringify(input.body?.slice(0, 300))
-  return `${input.kind}, session: ${input.withSession}, content-type: ${String(input.contentType)}, params: ${JSON.stringify(input.params).slice(0, 200)}, body: ${body}`
+  return `${input.kind}, session: ${input.session}, content-type: ${String(input.contentType)}, params: ${JSON.stringify(input.params).slice(0, 200)}, body: ${body}`
 }
 
 describe('the fuzz sweep', () => {
@@ -339,7 +362,7 @@ describe('the fuzz sweep', () => {
         for (const [i, input] of cases.entries()) {
           let outcome: Outcome
           try {
-            outcome = await send(route, input, `fuzz-${index}-${i % 3}`)
+            outcome = await send(route, input, `fuzz-${index}-${i % 10}`)
           } catch (error) {
             outcome = { status: 0, problem: `${route.method} ${route.path}: ${String(error)}` }
           }

@@ -20,7 +20,12 @@ export async function openBffDatabase(
   env: Env,
 ): Promise<{ sql: Sql; applied: AppliedMigration[] }> {
   const sql = await openDatabase(
-    env.DATABASE_URL === undefined ? { dataDir: env.PGLITE_DATA_DIR } : { url: env.DATABASE_URL },
+    env.DATABASE_URL === undefined
+      ? { dataDir: env.PGLITE_DATA_DIR }
+      : {
+          url: env.DATABASE_URL,
+          ...(env.DATABASE_LISTEN_URL === undefined ? {} : { listenUrl: env.DATABASE_LISTEN_URL }),
+        },
   )
   try {
     return { sql, applied: await prepareBffDatabase(sql, env) }

@@ -45,6 +45,16 @@ describe('loadEnv', () => {
     expect(env.ALLOWED_ORIGINS).toEqual(['https://a.example.com', 'http://localhost:3000'])
   })
 
+  it('keeps the folder of a deploy storage location, and refuses one with a query', () => {
+    expect(
+      loadEnv({ DEPLOY_STORAGE_ORIGINS: 'https://cdn.example/remotes/, https://files.example' })
+        .DEPLOY_STORAGE_ORIGINS,
+    ).toEqual(['https://cdn.example/remotes', 'https://files.example'])
+    expect(() => loadEnv({ DEPLOY_STORAGE_ORIGINS: 'https://cdn.example/?v=1' })).toThrow(
+      /DEPLOY_STORAGE_ORIGINS/,
+    )
+  })
+
   it('treats an empty variable as unset', () => {
     expect(loadEnv({ PORT: '', LOG_LEVEL: '' }).PORT).toBe(8787)
   })

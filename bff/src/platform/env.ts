@@ -30,6 +30,27 @@ const flag = z
   .enum(['true', 'false', '1', '0'])
   .transform((value) => value === 'true' || value === '1')
 
+/** An origin, or an origin and a folder: `https://cdn.example/remotes` (no query, no fragment). */
+const storageLocation = z
+  .url({ protocol: /^https?$/ })
+  .refine((value) => {
+    const url = new URL(value)
+    return url.search === '' && url.hash === ''
+  }, 'must be an origin or a folder URL, without ? or #')
+  .transform((value) => {
+    const url = new URL(value)
+    return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+  })
+const storageLocationList = z
+  .string()
+  .transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
+  )
+  .pipe(z.array(storageLocation).min(1, 'must list at least one origin'))
+
 const originList = z
   .string()
   .transform((value) =>
@@ -69,6 +90,47 @@ const overrideOriginList = z
   )
 
 /**
+ * Each plugin's upstream, `notes=http://127.0.0.1:9101,other=https://other.internal/api`: the
+ * only places `/api/plugins/<name>/*` is ever forwarded to (an origin, or an origin and a folder).
+ */
+const pluginUpstreamList = z.string().transform((value, ctx) => {
+  const upstreams: Record<string, string> = {}
+  const entries = value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+  for (const entry of entries) {
+    const split = entry.indexOf('=')
+    const name = entry.slice(0, split).trim()
+    const location = entry.slice(split + 1).trim()
+    const url = URL.canParse(location) ? new URL(location) : null
+    if (split <= 0 || !/^[a-z][a-z0-9-]{1,31}$/.test(name)) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry}" must be <plugin name>=<http(s) origin>, the name as its remote's (like notes=http://127.0.0.1:9101)`,
+      })
+    } else if (
+      url === null ||
+      !/^https?:$/.test(url.protocol) ||
+      url.username !== '' ||
+      url.password !== '' ||
+      url.search !== '' ||
+      url.hash !== ''
+    ) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `"${entry}": ${name}'s upstream must be an http(s) origin or folder URL, without credentials, ? or #`,
+      })
+    } else if (name in upstreams) {
+      ctx.addIssue({ code: 'custom', message: `"${name}" is mapped twice` })
+    } else {
+      upstreams[name] = `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+    }
+  }
+  return upstreams
+})
+
+/**
  * The local Supabase stand-in's keys: the Supabase CLI's well-known local keys, which anyone who
  * ran `supabase start` recognises. They are not secrets, and they are refused anywhere but locally.
  */
@@ -100,13 +162,32 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: positiveInt.default(65536),
   TELEMETRY_BODY_LIMIT_BYTES: positiveInt.default(8192),
   TELEMETRY_RATE_LIMIT: positiveInt.default(60),
+  /**
+   * How long a check of a limit shared by the replicas (rate limits, the sign-in throttle, canary
+   * counts) may wait for the database before this process counts on its own instead (ms).
+   */
+  SHARED_LIMIT_TIMEOUT_MS: positiveInt.default(200),
   SSE_HEARTBEAT_MS: positiveInt.default(15000),
+  /**
+   * How long live events are kept for tabs that reconnect (Last-Event-ID); a tab that was away
+   * longer is told to re-read instead (docs/decisions/018).
+   */
+  LIVE_EVENTS_RETENTION_SECONDS: positiveInt.default(600),
+  /**
+   * On SIGTERM, how long running requests (answers streaming) may take to finish after readiness
+   * turns 503 and the BFF stops accepting connections; then what is left is cut. Keep it under the
+   * orchestrator's kill timeout (Kubernetes: 30 s).
+   */
+  DRAIN_TIMEOUT_SECONDS: positiveInt.default(25),
 
   /**
-   * Origins the deploy API accepts builds from (their files are downloaded and checked there, and
-   * hosts load them from there): the local cdn and Supabase Storage stand-ins by default.
+   * Storage the deploy API accepts builds from (their files are downloaded and checked there, and
+   * hosts load them from there): origins, or origins with the folder builds live in
+   * (`https://cdn.example/remotes`). A build's folder must be one of them (or, for a bare origin,
+   * its root or one Supabase Storage public bucket) followed by exactly `/<name>/<version>`. The
+   * local cdn and Supabase Storage stand-ins by default.
    */
-  DEPLOY_STORAGE_ORIGINS: originList.default([
+  DEPLOY_STORAGE_ORIGINS: storageLocationList.default([
     'http://localhost:8788',
     'http://127.0.0.1:8788',
     'http://localhost:54321',
@@ -132,6 +213,12 @@ const envSchema = z.object({
 
   /** A PostgreSQL server (postgres://…); without it PGlite runs inside the BFF. */
   DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
+  /**
+   * A session connection for LISTEN (live events), when DATABASE_URL goes through a
+   * transaction-mode pooler (Supabase's port 6543, PgBouncer), which cannot hold a LISTEN.
+   * Default: DATABASE_URL.
+   */
+  DATABASE_LISTEN_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
   PGLITE_DATA_DIR: z.string().min(1).default('.tessera/pglite'),
   /** Create what hosted Supabase provides (roles, auth schema); default: on PGlite only. */
   DATABASE_BOOTSTRAP: flag.optional(),
@@ -216,6 +303,20 @@ const envSchema = z.object({
   ASSISTANT_HISTORY_CHARS: z.coerce.number().int().min(0).default(8000),
   /** Messages one user may send per minute. */
   ASSISTANT_RATE_LIMIT: positiveInt.default(20),
+
+  /** Where each plugin's API is forwarded (docs/plugins.md); empty: no plugin has one. */
+  PLUGIN_UPSTREAMS: pluginUpstreamList.default({}),
+  /** How long a plugin's upstream may take to answer (its headers; a whole non-stream answer), ms. */
+  PLUGIN_TIMEOUT_MS: positiveInt.default(10_000),
+  /**
+   * The BFF's ES256 key for the tokens it sends plugin upstreams (PKCS8 PEM or private JWK). Must
+   * be set, and the same on every replica, wherever plugins are mapped outside the local stack.
+   */
+  PLUGIN_JWT_PRIVATE_KEY: z.string().min(1).optional(),
+  /** The key before the last rotation (SPKI PEM or public JWK): still published in the JWKS. */
+  PLUGIN_JWT_PREVIOUS_PUBLIC_KEY: z.string().min(1).optional(),
+  /** Without PLUGIN_JWT_PRIVATE_KEY, the key is made once and kept in this file (local stack). */
+  PLUGIN_JWT_KEY_FILE: z.string().min(1).default('.tessera/plugin-jwt-key.json'),
 })
 
 const loopback = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?$/
@@ -303,8 +404,24 @@ export function loadEnv(
       })),
     )
   }
+  // A key made per process would differ between replicas and vanish with each deploy: outside the
+  // local stack, plugin upstreams need the operator's key.
+  if (
+    Object.keys(env.PLUGIN_UPSTREAMS).length > 0 &&
+    env.PLUGIN_JWT_PRIVATE_KEY === undefined &&
+    !loopback.test(env.PUBLIC_ORIGIN)
+  ) {
+    throw new EnvError([
+      {
+        key: 'PLUGIN_JWT_PRIVATE_KEY',
+        message:
+          'must be set (an ES256 key, PKCS8 PEM or JWK, the same on every replica) when PLUGIN_UPSTREAMS maps plugins and PUBLIC_ORIGIN is not local',
+      },
+    ])
+  }
   return {
     ...env,
+    PLUGIN_JWT_KEY_FILE: resolveFromRoot(rootDir, env.PLUGIN_JWT_KEY_FILE),
     ALLOWED_ORIGINS: [
       ...new Set(env.ALLOWED_ORIGINS ?? [env.PUBLIC_ORIGIN, 'http://localhost:5173']),
     ],

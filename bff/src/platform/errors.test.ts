@@ -2,7 +2,13 @@ import { ApiError, errorCatalogue } from '@tessera/contracts'
 import { HTTPException } from 'hono/http-exception'
 import { describe, expect, it } from 'vitest'
 import { z } from 'zod'
-import { errorHeaders, toApiError, toErrorBody, toFieldIssues } from './errors.ts'
+import {
+  ApiErrorWithHeaders,
+  errorHeaders,
+  toApiError,
+  toErrorBody,
+  toFieldIssues,
+} from './errors.ts'
 
 describe('toApiError', () => {
   it('keeps an ApiError as it was thrown', () => {
@@ -85,6 +91,18 @@ describe('errorHeaders', () => {
     expect(
       errorHeaders(new ApiError('method_not_allowed', { details: { allow: ['GET', 'HEAD'] } })),
     ).toEqual({ Allow: 'GET, HEAD' })
+  })
+
+  it('says when to come back on every 429, and carries the headers an error brings', () => {
+    expect(errorHeaders(new ApiError('quota_exceeded'))).toEqual({ 'Retry-After': '60' })
+    expect(
+      errorHeaders(
+        new ApiErrorWithHeaders('rate_limited', {
+          details: { retryAfterSeconds: 12 },
+          headers: { RateLimit: '"chat";r=0;t=12' },
+        }),
+      ),
+    ).toEqual({ 'Retry-After': '12', RateLimit: '"chat";r=0;t=12' })
   })
 })
 

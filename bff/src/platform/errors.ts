@@ -105,6 +105,8 @@ export function errorHeaders(error: ApiError): Record<string, string> {
     error instanceof ApiErrorWithHeaders ? { ...error.headers } : {}
   const retryAfter = error.details?.retryAfterSeconds
   if (typeof retryAfter === 'number') headers['Retry-After'] = String(retryAfter)
+  // A 429 always says when to come back: a minute, when nothing better is known.
+  if (error.status === 429 && headers['Retry-After'] === undefined) headers['Retry-After'] = '60'
   const allow = error.details?.allow
   if (Array.isArray(allow)) headers.Allow = allow.join(', ')
   return headers

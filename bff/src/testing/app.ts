@@ -64,7 +64,12 @@ export function createTestApp(
     level: 'debug',
     write: (line) => logs.push(JSON.parse(line) as Record<string, unknown>),
   })
-  const env = loadEnv({ ALLOWED_ORIGINS: TEST_ORIGIN, ...options.env })
+  const env = loadEnv({
+    ALLOWED_ORIGINS: TEST_ORIGIN,
+    // A busy two-core machine can hold a statement past 200 ms; a test of the fallback sets its own.
+    SHARED_LIMIT_TIMEOUT_MS: '10000',
+    ...options.env,
+  })
   const hub = createEventHub()
   const clock = createManualClock()
   const telemetry = createTelemetryStore()
@@ -79,6 +84,9 @@ export function createTestApp(
     db: missing('database'),
     authGateway: missing('Supabase Auth'),
     accessTokens: missing('access token verifier'),
+    // Without a database, limits count in this process; with one, each app counts apart unless a
+    // test makes two apps share one namespace (two replicas).
+    sharedLimits: options.deps?.db === undefined ? false : { namespace: crypto.randomUUID() },
     ...options.deps,
   }
   const app = createApp(deps)

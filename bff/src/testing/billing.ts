@@ -59,6 +59,7 @@ function faultyDatabase(db: Sql): { sql: Sql; faults: DatabaseFaults } {
       query: direct.query,
       exec: direct.exec,
       transaction: (fn, options) => db.transaction((tx) => fn(wrap(tx)), options),
+      listen: (channel, onNotify, options) => db.listen(channel, onNotify, options),
       close: () => db.close(),
     },
     faults: {

@@ -40,7 +40,8 @@ export async function startDeployTestApp(options: { env?: Record<string, string>
   const registry = createDbRegistrySource({ sql: db, pollMs: 20 })
   const context = createTestApp({
     env: {
-      DEPLOY_STORAGE_ORIGINS: cdn.url,
+      // The cdn's root, and two more folders on it (where a build may move, or be re-uploaded).
+      DEPLOY_STORAGE_ORIGINS: `${cdn.url},${cdn.url}/mirror,${cdn.url}/other`,
       // Each test sets the limits it is about; the others must not get in the way.
       DEPLOY_RATE_LIMIT: '100000',
       TELEMETRY_RATE_LIMIT: '100000',

@@ -258,7 +258,12 @@ export function arbitraryOf(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
 /** A schema's value with one field (or the whole value) swapped for a hostile one. */
 function mutated(schema: z.ZodType): fc.Arbitrary<unknown> {
   return fc
-    .tuple(arbitraryOf(schema), hostileValue, fc.nat(), fc.nat({ max: 4 }).map((n) => n === 0))
+    .tuple(
+      arbitraryOf(schema),
+      hostileValue,
+      fc.nat(),
+      fc.nat({ max: 4 }).map((n) => n === 0),
+    )
     .map(([value, hostile, index, extraKey]) => {
       if (value === null || typeof value !== 'object' || Array.isArray(value)) return hostile
       const keys = Object.keys(value)
@@ -307,7 +312,11 @@ export interface FuzzCase {
   /** undefined: no body. */
   body: string | Uint8Array | undefined
   contentType: string | undefined
-  withSession: boolean
+  /**
+   * Who sends it: nobody signed in, the user whose conversations the known parameters name, or
+   * another signed-in user (who must not reach them).
+   */
+  session: 'none' | 'owner' | 'other'
 }
 
 const contentTypes = [
@@ -410,12 +419,13 @@ export function fuzzCaseArbitrary(
       params,
       query: queryArbitrary(route),
       body: bodies,
-      withSession: fc.oneof(
-        { weight: 3, arbitrary: fc.constant(true) },
-        { weight: 1, arbitrary: fc.constant(false) },
+      session: fc.oneof(
+        { weight: 4, arbitrary: fc.constant('owner' as const) },
+        { weight: 1, arbitrary: fc.constant('other' as const) },
+        { weight: 1, arbitrary: fc.constant('none' as const) },
       ),
     })
-    .map(({ params, query, body, withSession }) => ({
+    .map(({ params, query, body, session }) => ({
       kind: body.kind,
       params,
       query,
@@ -426,6 +436,6 @@ export function fuzzCaseArbitrary(
           : takesBody
             ? (route.contentType ?? 'application/json')
             : undefined,
-      withSession,
+      session,
     }))
 }

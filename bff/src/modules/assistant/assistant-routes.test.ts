@@ -528,7 +528,12 @@ describe('sending a message', () => {
     const id = await newConversation(ada)
     const content = 'One more question, please.'
     await setUsed(ada.id, FREE_LIMIT - holdOf(content) + 1)
-    const body = await expectError(await postMessage(ada, id, content), 'quota_exceeded', 429)
+    const refused = await postMessage(ada, id, content)
+    // Until the allowance comes back: the first of next month.
+    const retryAfter = Number(refused.headers.get('retry-after'))
+    expect(retryAfter).toBeGreaterThan(0)
+    expect(retryAfter).toBeLessThanOrEqual(31 * 24 * 3600)
+    const body = await expectError(refused, 'quota_exceeded', 429)
     expect(body.error.details).toMatchObject({
       used: FREE_LIMIT - holdOf(content) + 1,
       reserved: 0,

@@ -141,6 +141,8 @@ export function assistantRoutes(deps: { assistant: Assistant; logger: Logger }) 
         })
         // Proxies such as nginx buffer responses unless told not to; an answer must flow.
         c.header('X-Accel-Buffering', 'no')
+        for (const [name, value] of Object.entries(prepared.rateLimitHeaders ?? {}))
+          c.header(name, value)
         return eventStream(
           c,
           async (stream) => {

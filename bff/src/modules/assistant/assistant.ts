@@ -19,11 +19,11 @@ export type { AnswerSink, AssistantDeps, AssistantSettings, PreparedSend, Sender
 export { SYSTEM_PROMPT } from './send.ts'
 
 export function createAssistant(deps: AssistantDeps) {
-  const { sql, hub, clock, logger } = deps
+  const { sql, bus, clock, logger } = deps
   const store: AssistantStore = createAssistantStore(sql)
   const quota: Quota = createQuota(sql)
   const announce = (sender: Sender, counters: UsageCounters, limit: number, period: UsagePeriod) =>
-    publishUsage(hub, clock, sender.userId, usageOf(counters, limit, period))
+    publishUsage({ bus, clock, logger }, sender.userId, usageOf(counters, limit, period))
   const checks = createSendChecks({ ...deps, store, quota, announce })
   const answers = createAnswerStream({
     ...deps,

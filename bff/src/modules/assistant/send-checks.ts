@@ -4,8 +4,9 @@
  * refused at any step holds nothing and stores nothing.
  */
 import { ApiError } from '@tessera/contracts'
+import { ApiErrorWithHeaders } from '../../platform/errors.ts'
 import { nextTurn } from '../../platform/next-turn.ts'
-import { createRateLimiter } from '../../platform/rate-limiter.ts'
+import { localLimiters, rateLimitHeaders, rateLimited } from '../../platform/rate-limiter.ts'
 import { reservationFor } from './estimate.ts'
 import type { PromptMessage } from './estimate.ts'
 import { modelFailureOf } from './model.ts'
@@ -32,7 +33,8 @@ export function createSendChecks(
   },
 ) {
   const { model, clock, logger, settings, store, quota } = deps
-  const limiter = createRateLimiter({ limit: settings.ratePerMinute, windowMs: 60_000, clock })
+  const limiters = deps.limiters ?? localLimiters(clock)
+  const limiter = limiters({ name: 'chat', limit: settings.ratePerMinute, windowMs: 60_000 })
 
   /** Gives back a hold nothing was sent for. */
   async function releaseHold(reservationId: string, requestId: string): Promise<void> {
@@ -90,8 +92,14 @@ export function createSendChecks(
       reservation = await quota.reserve({ userId: sender.userId, period, limit, tokens })
     }
     if (!reservation.ok) {
-      throw new ApiError('quota_exceeded', {
+      throw new ApiErrorWithHeaders('quota_exceeded', {
         details: { ...usageOf(reservation.counters, limit, period), requested: tokens },
+        // The allowance comes back with the next period.
+        headers: {
+          'Retry-After': String(
+            Math.max(1, Math.ceil((period.end.getTime() - clock.now()) / 1000)),
+          ),
+        },
       })
     }
     const modelName = entitlements.value.defaultModel
@@ -160,12 +168,8 @@ export function createSendChecks(
      * released unused.
      */
     async prepareSend(sender: Sender, input: SendInput): Promise<PreparedSend> {
-      const decision = limiter.hit(sender.userId)
-      if (!decision.allowed) {
-        throw new ApiError('rate_limited', {
-          details: { retryAfterSeconds: decision.retryAfterSeconds },
-        })
-      }
+      const decision = await limiter.hit(sender.userId)
+      if (!decision.allowed) throw rateLimited(limiter, decision)
       // Moderation is the longest of the two (a round trip to another service): it starts first,
       // and its request is on the wire before the hold's statements are built. (The SDK takes a
       // few turns of promises to send it; this thread would spend them on the database first.)
@@ -191,7 +195,10 @@ export function createSendChecks(
         throw refusal
       }
       if (held.status === 'rejected') throw held.reason
-      const prepared = held.value
+      const prepared: PreparedSend =
+        limiter.policy === undefined
+          ? held.value
+          : { ...held.value, rateLimitHeaders: rateLimitHeaders(limiter.policy, decision) }
       await storeQuestion(prepared)
       deps.announce(sender, prepared.reservation.counters, prepared.limit, prepared.period)
       return prepared

@@ -7,9 +7,10 @@ import type {
 } from '@tessera/contracts'
 import type { Sql } from '@tessera/db/sql'
 import type { Clock } from '../../platform/clock.ts'
+import type { Limiters } from '../../platform/rate-limiter.ts'
 import type { UserClaims } from '../../platform/db/with-user.ts'
 import type { Logger } from '../../platform/logger.ts'
-import type { EventHub } from '../events/event-hub.ts'
+import type { EventBus } from '../events/event-outbox.ts'
 import type { EntitlementsForUser } from './entitlements.ts'
 import type { PromptMessage } from './estimate.ts'
 import type { ChatModel } from './model.ts'
@@ -33,10 +34,12 @@ export interface AssistantDeps {
   sql: Sql
   model: ChatModel
   entitlementsForUser: EntitlementsForUser
-  hub: EventHub
+  bus: EventBus
   clock: Clock
   logger: Logger
   settings: AssistantSettings
+  /** Where the send rate is counted: this process by default, or shared by the replicas. */
+  limiters?: Limiters
 }
 
 /** Who is sending: the session's user and the claims their data is read with. */
@@ -73,6 +76,8 @@ export interface PreparedSend {
   limit: number
   /** The stored question and the answer's placeholder (`streaming`): the stream's first event. */
   opening: SendOpening
+  /** The send rate's `RateLimit-Policy` and `RateLimit` fields, for the answer's response. */
+  rateLimitHeaders?: Record<string, string>
 }
 
 /** Tells the model who it is; short, so it costs little on every send. */

@@ -4,8 +4,6 @@ import {
   ApiError,
   ENTITLEMENTS_EVENT_TYPE,
   SUBSCRIPTION_EVENT_TYPE,
-  checkoutStatusSchema,
-  planIdSchema,
   planList,
   plans,
 } from '@tessera/contracts'
@@ -17,21 +15,26 @@ import type {
   RedirectResponse,
   SubscriptionResponse,
 } from '@tessera/contracts'
-import type { Sql } from '@tessera/db/sql'
+import type { Sql, SqlQueryable } from '@tessera/db/sql'
 import Stripe from 'stripe'
 import type { Clock } from '../../platform/clock.ts'
-import { execute, queries } from '../../platform/db/query.ts'
 import { withUser } from '../../platform/db/with-user.ts'
 import type { UserClaims } from '../../platform/db/with-user.ts'
 import type { Logger } from '../../platform/logger.ts'
 import { userTopic } from '../identity/auth-events.ts'
+import type { CacheInvalidations } from '../events/cache-invalidation.ts'
 import { createLiveEvent } from '../events/event-hub.ts'
-import type { EventHub } from '../events/event-hub.ts'
+import type { EventBus } from '../events/event-outbox.ts'
 import { createRecentCache } from '../../platform/recent-cache.ts'
+import { createCheckout } from './checkout.ts'
+import type { BillingUser } from './checkout.ts'
+
+export type { BillingUser } from './checkout.ts'
+export { CHECKOUT_REUSE_MS } from './checkout.ts'
 import { reconcileBilling } from './reconcile.ts'
 import type { ReconcileReport } from './reconcile.ts'
-import { customerOfUser, lockCustomerOfUser, subscriptionsOfUser } from './store.ts'
-import { callStripe, isStripeMissing, toUpstreamError } from './stripe-client.ts'
+import { subscriptionsOfUser } from './store.ts'
+import { callStripe, toUpstreamError } from './stripe-client.ts'
 import type { StripeClients } from './stripe-client.ts'
 import {
   currentSubscription,
@@ -47,22 +50,15 @@ import type { BillingChange, WebhookResult } from './webhooks.ts'
 
 /** Stripe's default, and the one DESIGN §6 asks for. */
 export const WEBHOOK_TOLERANCE_SECONDS = 300
-/** A second checkout click for the same plan within this time gets the same Checkout Session. */
-export const CHECKOUT_REUSE_MS = 10 * 60_000
 /** How long a price found by lookup key is kept (prices change rarely; ids never). */
 const PRICE_CACHE_MS = 10 * 60_000
-
-/** The signed-in user, as billing needs them. */
-export interface BillingUser {
-  userId: string
-  email: string
-  claims: UserClaims
-}
 
 export interface BillingDeps {
   sql: Sql
   stripe: StripeClients
-  hub: EventHub
+  bus: EventBus
+  /** Plan changes and price changes reach every replica's kept reads at once. */
+  invalidations?: CacheInvalidations
   clock: Clock
   logger: Logger
   /** Where Stripe sends people back to (`PUBLIC_ORIGIN`). */
@@ -101,7 +97,7 @@ export const planViews: PlanView[] = planList.map((plan) => ({
 const webhookCrypto = createWebhookCryptoProvider()
 
 export function createBilling(deps: BillingDeps): Billing {
-  const { sql, stripe, hub, clock, logger, publicOrigin } = deps
+  const { sql, stripe, bus, clock, logger, publicOrigin, invalidations } = deps
   // The user's current subscription; a change applied in this process replaces it at once.
   const cache = createRecentCache<{ current: SubscriptionState | null }>({
     max: 10_000,
@@ -122,24 +118,43 @@ export function createBilling(deps: BillingDeps): Billing {
     return kept?.current ?? null
   }
 
-  /** Tells the user's open tabs, and replaces the kept read, after a change was committed. */
-  const announce = (change: BillingChange): void => {
-    cache.set(change.userId, { current: change.after })
+  invalidations?.subscribe((invalidation) => {
+    if (invalidation.cache === 'subscriptions') cache.delete(invalidation.userId)
+    if (invalidation.cache === 'prices') prices.clear()
+  })
+
+  /**
+   * Tells the user's open tabs (on every replica) and every replica's kept read: in the change's
+   * transaction when it has one (a webhook), else in statements of their own right after.
+   */
+  const publishChange = async (change: BillingChange, tx?: SqlQueryable): Promise<void> => {
     const before = subscriptionResponseOf(change.before)
     const after = subscriptionResponseOf(change.after)
     const topic = userTopic(change.userId)
+    await invalidations?.publish({ cache: 'subscriptions', userId: change.userId }, tx)
     if (JSON.stringify(before) !== JSON.stringify(after))
-      hub.publish({ topic, event: createLiveEvent(SUBSCRIPTION_EVENT_TYPE, after, clock) })
+      await bus.publish(
+        { topic, event: createLiveEvent(SUBSCRIPTION_EVENT_TYPE, after, clock) },
+        tx,
+      )
     if (JSON.stringify(before.entitlements) !== JSON.stringify(after.entitlements)) {
-      hub.publish({
-        topic,
-        event: createLiveEvent(
-          ENTITLEMENTS_EVENT_TYPE,
-          { entitlements: after.entitlements },
-          clock,
-        ),
-      })
+      await bus.publish(
+        {
+          topic,
+          event: createLiveEvent(
+            ENTITLEMENTS_EVENT_TYPE,
+            { entitlements: after.entitlements },
+            clock,
+          ),
+        },
+        tx,
+      )
     }
+  }
+
+  /** Replaces this process's kept read once a change is committed. */
+  const keep = (change: BillingChange): void => {
+    cache.set(change.userId, { current: change.after })
   }
 
   const priceOf = async (plan: Exclude<PlanId, 'free'>): Promise<string> => {
@@ -157,6 +172,18 @@ export function createBilling(deps: BillingDeps): Billing {
     return price.id
   }
 
+  const checkout = createCheckout({
+    sql,
+    stripe,
+    clock,
+    publicOrigin,
+    priceOf,
+    readFresh: (claims) => {
+      cache.delete(claims.sub)
+      return readCurrent(claims)
+    },
+  })
+
   return {
     plans: () => planViews,
 
@@ -168,133 +195,9 @@ export function createBilling(deps: BillingDeps): Billing {
       return entitlementsOfState(await readCurrent(claims))
     },
 
-    async startCheckout(user, plan) {
-      // Fresh from the database, not the kept read: a purchase must not hang on a stale one.
-      cache.delete(user.userId)
-      if (entitlementsOfState(await readCurrent(user.claims)).plan !== 'free')
-        throw new ApiError('already_subscribed')
-      const price = await priceOf(plan)
-      const url = await sql.transaction(async (tx) => {
-        // The row lock: a second request of this user waits here until the first has committed,
-        // then finds the customer (and the checkout key) the first one stored.
-        const row = await lockCustomerOfUser(tx, user.userId)
-        let customerId = row.stripe_customer_id
-        if (customerId === null) {
-          const customer = await callStripe(() =>
-            stripe.interactive.customers.create(
-              { email: user.email, metadata: { user_id: user.userId } },
-              // Should this transaction fail after Stripe made the customer, the retry gets the
-              // same one back instead of a second customer.
-              { idempotencyKey: `tessera-customer-${user.userId}` },
-            ),
-          )
-          customerId = customer.id
-        }
-        const startedAt = row.checkout_started_at?.getTime()
-        const reuse =
-          row.checkout_plan === plan &&
-          row.checkout_idempotency_key !== null &&
-          startedAt !== undefined &&
-          clock.now() - startedAt < CHECKOUT_REUSE_MS
-        const key = reuse
-          ? (row.checkout_idempotency_key ?? '')
-          : `tessera-checkout-${user.userId}-${plan}-${crypto.randomUUID()}`
-        const session = await callStripe(() =>
-          stripe.interactive.checkout.sessions.create(
-            {
-              mode: 'subscription',
-              customer: customerId,
-              line_items: [{ price, quantity: 1 }],
-              success_url: `${publicOrigin}/billing/return?session_id={CHECKOUT_SESSION_ID}`,
-              cancel_url: `${publicOrigin}/billing/plans?checkout=cancelled`,
-              client_reference_id: user.userId,
-              metadata: { user_id: user.userId, plan },
-              subscription_data: { metadata: { user_id: user.userId, plan } },
-            },
-            { idempotencyKey: key },
-          ),
-        )
-        await execute(
-          queries
-            .updateTable('billing_customers')
-            .set({
-              stripe_customer_id: customerId,
-              ...(reuse
-                ? {}
-                : {
-                    checkout_plan: plan,
-                    checkout_idempotency_key: key,
-                    checkout_started_at: new Date(clock.now()),
-                  }),
-            })
-            .where('user_id', '=', user.userId),
-          tx,
-        )
-        if (session.url === null)
-          throw new Error('Stripe returned a Checkout Session without a url.')
-        return session.url
-      })
-      return { url }
-    },
-
-    async checkoutStatus(user, sessionId) {
-      let session: Stripe.Checkout.Session
-      try {
-        session = await stripe.interactive.checkout.sessions.retrieve(sessionId)
-      } catch (error) {
-        if (isStripeMissing(error)) throw new ApiError('not_found')
-        throw toUpstreamError(error)
-      }
-      const customer = await customerOfUser(sql, user.userId)
-      const sessionCustomer =
-        typeof session.customer === 'string' ? session.customer : (session.customer?.id ?? null)
-      // Another user's session is none of this user's business: it does not exist for them.
-      if (
-        session.client_reference_id !== user.userId &&
-        (sessionCustomer === null || sessionCustomer !== customer?.stripe_customer_id)
-      ) {
-        throw new ApiError('not_found')
-      }
-      const subscriptionId =
-        typeof session.subscription === 'string'
-          ? session.subscription
-          : (session.subscription?.id ?? null)
-      // Confirmed only by what a webhook stored, never by the redirect (nor by Stripe's answer).
-      cache.delete(user.userId)
-      const current = await readCurrent(user.claims)
-      const entitlements = entitlementsOfState(current)
-      const confirmed =
-        session.status === 'complete' &&
-        subscriptionId !== null &&
-        current?.stripeSubscriptionId === subscriptionId &&
-        entitlements.plan !== 'free'
-      const plan = planIdSchema.safeParse(session.metadata?.plan)
-      const status = checkoutStatusSchema.shape.status.safeParse(session.status)
-      return {
-        // A status newer than this code knows of is not a finished one.
-        status: status.success ? status.data : 'open',
-        confirmed,
-        plan: plan.success ? plan.data : entitlements.plan,
-        entitlements,
-      }
-    },
-
-    async openPortal(user) {
-      const customer = await customerOfUser(sql, user.userId)
-      if (customer?.stripe_customer_id == null) {
-        throw new ApiError('not_found', {
-          message: 'You have no billing account yet. Choose a plan first.',
-        })
-      }
-      const customerId = customer.stripe_customer_id
-      const portal = await callStripe(() =>
-        stripe.interactive.billingPortal.sessions.create({
-          customer: customerId,
-          return_url: `${publicOrigin}/billing`,
-        }),
-      )
-      return { url: portal.url }
-    },
+    startCheckout: checkout.startCheckout,
+    checkoutStatus: checkout.checkoutStatus,
+    openPortal: checkout.openPortal,
 
     async receiveWebhook(raw, signature) {
       let event: Stripe.Event
@@ -332,7 +235,12 @@ export function createBilling(deps: BillingDeps): Billing {
       let result: WebhookResult
       try {
         result = await applyWebhookEvent(
-          { sql, stripe: stripe.interactive, logger },
+          {
+            sql,
+            stripe: stripe.interactive,
+            logger,
+            onChange: (tx, change) => publishChange(change, tx),
+          },
           event as Stripe.Event,
         )
       } catch (error) {
@@ -352,7 +260,13 @@ export function createBilling(deps: BillingDeps): Billing {
         })
         throw transient
       }
-      if (result.change !== null) announce(result.change)
+      if (result.change !== null) keep(result.change)
+      // A price changed at Stripe: every replica looks its lookup keys up again.
+      if (eventType.startsWith('price.')) {
+        await invalidations?.publish({ cache: 'prices' }).catch((error: unknown) => {
+          logger.warn('price cache invalidation not published', { error, eventId })
+        })
+      }
       logger.debug('stripe webhook', { eventId, type: eventType, outcome: result.outcome })
       return { ...result, eventId }
     },
@@ -367,7 +281,11 @@ export function createBilling(deps: BillingDeps): Billing {
           { sql, stripe: stripe.background, now: () => clock.now() },
           options,
         )
-        for (const change of changes) announce(change)
+        for (const change of changes) {
+          keep(change)
+          // Reconcile commits its fixes itself: their events follow in statements of their own.
+          await publishChange(change)
+        }
         logger.info('billing reconcile', {
           dryRun: report.dryRun,
           drift: report.drift.length,

@@ -96,6 +96,11 @@ export interface WebhookDeps {
   /** Fetches a subscription's current state (a person's short-timeout client: Stripe waits). */
   stripe: Stripe
   logger: Logger
+  /**
+   * Runs in the transaction that applies a change, before it commits: the live events that
+   * announce it are written with it (docs/decisions/018).
+   */
+  onChange?: (tx: SqlQueryable, change: BillingChange) => Promise<void>
 }
 
 /**
@@ -126,7 +131,11 @@ export async function applyWebhookEvent(
     const recorded = await recordEvent(sql, verified, null, target.skip)
     return { outcome: recorded ? target.skip : 'duplicate', change: null }
   }
-  const result = await sql.transaction((tx) => applyToSubscription(deps, tx, verified, target))
+  const result = await sql.transaction(async (tx) => {
+    const applied = await applyToSubscription(deps, tx, verified, target)
+    if (applied.change !== null) await deps.onChange?.(tx, applied.change)
+    return applied
+  })
   if (result.outcome === 'unknown_customer') {
     logger.warn('stripe webhook: event for a customer we do not know', {
       eventId: verified.id,

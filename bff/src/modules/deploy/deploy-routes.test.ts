@@ -137,6 +137,9 @@ describe('registering a version', () => {
       'https://evil.example/billing/1.0.4',
       `${t.cdn.url}/billing/latest`,
       `${t.cdn.url}/billing/1.0.4?v=2`,
+      // Inside another remote's folder: it ends with /billing/1.0.4 all the same.
+      `${t.cdn.url}/auth/billing/1.0.4`,
+      `${t.cdn.url}/mirror/auth/billing/1.0.4`,
     ]) {
       const response = await t.deploy(billing, 'POST', '/remotes/billing/versions', {
         descriptor,

@@ -18,7 +18,8 @@ import { noStore } from '../../http/middleware/no-store.ts'
 import { rateLimit } from '../../http/middleware/rate-limit.ts'
 import type { DeployService } from './deploy-service.ts'
 import type { Deployer, DeployTokens } from './tokens.ts'
-import { createRateLimiter } from '../../platform/rate-limiter.ts'
+import { localLimiters } from '../../platform/rate-limiter.ts'
+import type { Limiters } from '../../platform/rate-limiter.ts'
 
 export interface DeployRoutesDeps {
   deploy: DeployService
@@ -26,6 +27,8 @@ export interface DeployRoutesDeps {
   clock: Clock
   /** Deploy requests per client per minute (failed token guesses included). */
   ratePerMinute: number
+  /** Where the limit is counted: this process by default, or shared by the replicas. */
+  limiters?: Limiters
   clientKey?: (c: Context) => string | undefined
 }
 
@@ -74,11 +77,8 @@ function deployToken(tokens: DeployTokens): MiddlewareHandler<DeployEnv> {
 
 /** `/api/deploy`: teams register builds and move their remote's channels with a deploy token. */
 export function deployRoutes(deps: DeployRoutesDeps) {
-  const limiter = createRateLimiter({
-    limit: deps.ratePerMinute,
-    windowMs: 60_000,
-    clock: deps.clock,
-  })
+  const limiters = deps.limiters ?? localLimiters(deps.clock)
+  const limiter = limiters({ name: 'deploy', limit: deps.ratePerMinute, windowMs: 60_000 })
   const authorized = deployToken(deps.tokens)
   return (
     new Hono<DeployEnv>()

@@ -78,8 +78,15 @@ export function createDeployService(deps: {
   logger: Logger
   verifier: BuildVerifier
   host: HostCompatibility
+  /** Whether the operator mapped an upstream for this plugin's API (`PLUGIN_UPSTREAMS`). */
+  hasPluginUpstream?: (name: string) => boolean
   /** Called after each committed change to what the registry serves. */
   onChange: () => void
+  /**
+   * Runs in the transaction of every channel move, before it commits: the live event about it
+   * is written with it (docs/decisions/018).
+   */
+  inTransaction?: (tx: SqlQueryable) => Promise<void>
 }): DeployService {
   const { sql, logger } = deps
   const store = createChannelStore({ clock: deps.clock, host: deps.host })
@@ -96,7 +103,11 @@ export function createDeployService(deps: {
 
   /** Runs a channel move and tells readers afterwards (only once it is committed). */
   const committed = async <T>(fn: (tx: SqlQueryable) => Promise<T>): Promise<T> => {
-    const result = await sql.transaction(fn)
+    const result = await sql.transaction(async (tx) => {
+      const moved = await fn(tx)
+      await deps.inTransaction?.(tx)
+      return moved
+    })
     deps.onChange()
     return result
   }
@@ -279,6 +290,7 @@ export function createDeployService(deps: {
           actor: 'canary monitor',
           details: { ...verdict },
         })
+        await deps.inTransaction?.(tx)
         return change(remote, canary, after)
       })
       if (result !== null) {

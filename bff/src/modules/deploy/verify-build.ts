@@ -4,7 +4,10 @@ import { validationFailed } from '../../platform/errors.ts'
 import { sha256Hex } from './hash.ts'
 
 export interface BuildVerifierOptions {
-  /** Origins the BFF downloads builds from (and so serves remotes from). */
+  /**
+   * Where the BFF downloads builds from (and so serves remotes from): origins, or origins with a
+   * folder (`DEPLOY_STORAGE_ORIGINS`).
+   */
   allowedOrigins: readonly string[]
   timeoutMs: number
   /** The largest build (sum of its files) accepted. */
@@ -26,6 +29,32 @@ export interface BuildVerifier {
 }
 
 class StorageUnreachable extends Error {}
+
+/** A Supabase Storage public bucket, the folder builds live in when a bare origin is allowed. */
+const supabaseBucket = /^\/storage\/v1\/object\/public\/(?!\.{1,2}$)[A-Za-z0-9._-]+$/
+
+/**
+ * Whether `url` is exactly an allowed folder followed by `/<name>/<version>`. A bare origin allows
+ * its root and its Supabase public buckets. Matching the end alone would let a build be registered
+ * from inside another remote's folder (`/auth/billing/9.9.9` ends with `/billing/9.9.9`).
+ */
+export function isImmutableBuildUrl(
+  url: URL,
+  locations: readonly string[],
+  name: string,
+  version: string,
+): boolean {
+  const path = url.pathname.replace(/\/+$/, '')
+  const suffix = `/${name}/${version}`
+  if (!path.endsWith(suffix) || url.search !== '' || url.hash !== '') return false
+  const folder = path.slice(0, -suffix.length)
+  return locations.some((location) => {
+    const allowed = new URL(location)
+    if (allowed.origin !== url.origin) return false
+    const allowedFolder = allowed.pathname.replace(/\/+$/, '')
+    return allowedFolder === folder || (allowedFolder === '' && supabaseBucket.test(folder))
+  })
+}
 
 async function readCapped(
   response: Response,
@@ -59,7 +88,7 @@ async function readCapped(
 export function createBuildVerifier(options: BuildVerifierOptions): BuildVerifier {
   const doFetch = options.fetch ?? fetch
   const concurrency = options.concurrency ?? 4
-  const allowed = new Set(options.allowedOrigins)
+  const allowed = new Set(options.allowedOrigins.map((location) => new URL(location).origin))
 
   const checkLocation: BuildVerifier['checkLocation'] = (descriptor, baseUrl) => {
     const url = new URL(baseUrl)
@@ -72,13 +101,12 @@ export function createBuildVerifier(options: BuildVerifierOptions): BuildVerifie
     }
     const suffix = `/${descriptor.name}/${descriptor.version}`
     if (
-      !url.pathname.replace(/\/+$/, '').endsWith(suffix) ||
-      url.search !== '' ||
-      url.hash !== ''
+      allowed.has(url.origin) &&
+      !isImmutableBuildUrl(url, options.allowedOrigins, descriptor.name, descriptor.version)
     ) {
       issues.push({
         path: 'baseUrl',
-        message: `The build must live under its immutable path: baseUrl must end with ${suffix} (it is ${baseUrl}).`,
+        message: `The build must live under its immutable path: baseUrl must be a storage folder this server accepts (${options.allowedOrigins.join(', ')}) followed by exactly ${suffix} (it is ${baseUrl}).`,
       })
     }
     if (issues.length > 0) {

@@ -2,15 +2,19 @@ import type { LiveEvent } from '@tessera/contracts'
 import { describe, expect, it } from 'vitest'
 import { createLogger } from '../../platform/logger.ts'
 import { createManualClock, remoteEntry, waitFor } from '../../testing/app.ts'
-import { createEventHub } from '../events/event-hub.ts'
+import { createEventHub, createLiveEvent } from '../events/event-hub.ts'
 import { publishRegistryChanges } from './registry-changes.ts'
 import type { RegistrySource } from './registry.ts'
 
 function watchableRegistry(initial: unknown) {
   let content = initial
+  let reads = 0
   const listeners = new Set<() => void>()
   const source: RegistrySource = {
-    read: async () => content,
+    read: async () => {
+      reads += 1
+      return content
+    },
     watch: (onChange) => {
       listeners.add(onChange)
       return () => listeners.delete(onChange)
@@ -22,6 +26,11 @@ function watchableRegistry(initial: unknown) {
     change(next: unknown) {
       content = next
       for (const listener of listeners) listener()
+    },
+    reads: () => reads,
+    /** Changes the content without telling the watchers (a commit they have not seen yet). */
+    set(next: unknown) {
+      content = next
     },
   }
 }
@@ -61,6 +70,29 @@ describe('publishRegistryChanges', () => {
     expect(
       events.map((event) => (event.data as { remotes: { version: string }[] }).remotes[0]?.version),
     ).toEqual(['2.0.0'])
+  })
+
+  it('does not announce again a change another replica announced through the outbox', async () => {
+    const { registry, events, deps } = setup({ remotes: [remoteEntry({ version: '1.0.0' })] })
+    await publishRegistryChanges(deps)
+    // What the relay delivers: the event with its outbox id, before the invalidation's watch.
+    const announced = createLiveEvent(
+      'registry.changed',
+      { remotes: [{ name: 'billing', version: '1.1.0', canary: null }] },
+      deps.clock,
+    )
+    // Committed; the event arrives, then the invalidation makes the watch look.
+    registry.set({ remotes: [remoteEntry({ version: '1.1.0' })] })
+    const before = registry.reads()
+    deps.hub.publish({ topic: 'broadcast', event: announced, seq: 7 })
+    registry.change({ remotes: [remoteEntry({ version: '1.1.0' })] })
+    // Both have been looked at (the event's content, then the watch's check).
+    await waitFor(() => (registry.reads() >= before + 2 ? true : undefined), { what: 'two reads' })
+    registry.change({ remotes: [remoteEntry({ version: '1.2.0' })] })
+    await waitFor(() => events[1], { what: 'the next change' })
+    expect(
+      events.map((event) => (event.data as { remotes: { version: string }[] }).remotes[0]?.version),
+    ).toEqual(['1.1.0', '1.2.0'])
   })
 
   it('stops watching when stopped', async () => {

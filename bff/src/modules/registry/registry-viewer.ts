@@ -47,7 +47,7 @@ export function createRequestSnapshots(deps: {
   /** `__Host-` prefix and `Secure` for the visitor cookie, as for the session cookie. */
   secureCookies: boolean
   /** Told each time a viewer is served a canary version (the canary monitor counts them). */
-  onCanaryServed?: (remote: string, version: string, subject: string) => void
+  onCanaryServed?: (remote: string, version: string, subject: string) => void | Promise<void>
 }): RequestSnapshots {
   const prefix = deps.secureCookies ? ('host' as const) : undefined
 
@@ -85,9 +85,10 @@ export function createRequestSnapshots(deps: {
         { bucketOf: (remote) => buckets.get(remote) ?? 100 },
         content,
       )
-      for (const remote of snapshot.remotes) {
-        if (remote.channel === 'canary') deps.onCanaryServed?.(remote.name, remote.version, subject)
-      }
+      const canaries = snapshot.remotes.filter((remote) => remote.channel === 'canary')
+      await Promise.all(
+        canaries.map((remote) => deps.onCanaryServed?.(remote.name, remote.version, subject)),
+      )
       return snapshot
     },
   }

@@ -1,4 +1,4 @@
-import { remoteNameSchema } from '@tessera/contracts'
+import { plainText, remoteNameSchema } from '@tessera/contracts'
 import type { RegistrySnapshot, SnapshotRemote } from '@tessera/contracts'
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
@@ -21,7 +21,10 @@ export const OVERRIDE_MAX_AGE_SECONDS = 12 * 3600
 /** `POST /api/remotes/overrides`: point one remote at another entry for this browser. */
 export const overrideBodySchema = z.strictObject({
   remote: remoteNameSchema,
-  entryUrl: z.url({ protocol: /^https?$/ }).max(500),
+  entryUrl: z
+    .url({ protocol: /^https?$/ })
+    .max(500)
+    .check(plainText()),
   /** What the banner calls it (`preview`, `PR 42`); defaults from where it is loaded from. */
   label: z
     .string()

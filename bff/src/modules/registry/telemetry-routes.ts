@@ -8,7 +8,8 @@ import type { Logger } from '../../platform/logger.ts'
 import { bodySize } from '../../http/middleware/body-size.ts'
 import { jsonBody, requireJson } from '../../http/middleware/json-body.ts'
 import { rateLimit } from '../../http/middleware/rate-limit.ts'
-import { createRateLimiter } from '../../platform/rate-limiter.ts'
+import { localLimiters } from '../../platform/rate-limiter.ts'
+import type { Limiters } from '../../platform/rate-limiter.ts'
 import type { TelemetryStore } from './telemetry-store.ts'
 
 export interface TelemetryDeps {
@@ -18,6 +19,8 @@ export interface TelemetryDeps {
   bodyLimitBytes: number
   /** Reports per client per minute. */
   ratePerMinute: number
+  /** Where the limit is counted: this process by default, or shared by the replicas. */
+  limiters?: Limiters
   clientKey?: (c: Context) => string | undefined
   /**
    * Told of every accepted report after it is recorded (the canary guard). Its failures are
@@ -28,11 +31,8 @@ export interface TelemetryDeps {
 
 /** Failures the host reports while loading or running remotes (CSRF is checked for all /api). */
 export function telemetryRoutes(deps: TelemetryDeps) {
-  const limiter = createRateLimiter({
-    limit: deps.ratePerMinute,
-    windowMs: 60_000,
-    clock: deps.clock,
-  })
+  const limiters = deps.limiters ?? localLimiters(deps.clock)
+  const limiter = limiters({ name: 'telemetry', limit: deps.ratePerMinute, windowMs: 60_000 })
   return new Hono<AppEnv>().post(
     '/remote-errors',
     rateLimit({ limiter, keyOf: deps.clientKey }),

@@ -4,6 +4,8 @@ import { normalisePath } from './router.ts'
 export type RouteMatch =
   | { kind: 'remote'; remote: SnapshotRemote; subPath: string }
   | { kind: 'redirect'; to: string }
+  /** `/` when a plugin fills `home.card`: the host's home page of cards. */
+  | { kind: 'home' }
   | { kind: 'not-found'; pathname: string }
   | { kind: 'empty' }
 
@@ -23,12 +25,13 @@ export function subPathOf(pathname: string, basePath: string): string | null {
 }
 
 /**
- * Which remote owns a path. `/` goes to the first navigation item; a path no remote owns is a
- * not-found page inside the frame.
+ * Which remote owns a path. `/` is the home page when a plugin fills `home.card`, else it goes to
+ * the first navigation item; a path no remote owns is a not-found page inside the frame.
  */
 export function matchRoute(pathname: string, remotes: readonly SnapshotRemote[]): RouteMatch {
   const path = normalisePath(pathname)
   if (path === '/') {
+    if (remotes.some((remote) => remote.slots.includes('home.card'))) return { kind: 'home' }
     const first = navRemotes(remotes)[0]
     return first ? { kind: 'redirect', to: first.basePath } : { kind: 'empty' }
   }

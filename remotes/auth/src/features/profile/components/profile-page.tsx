@@ -1,6 +1,7 @@
 import { AuthPage, Progress } from '../../account/components/auth-page.tsx'
 import { AccountNav } from '../../account/components/account-nav.tsx'
 import { RequireSignIn } from '../../account/components/require-sign-in.tsx'
+import { SlotArea } from '@tessera/plugin-react/slot-area'
 import { useMe } from '../../../lib/use-me.ts'
 import { DisplayNameForm } from './display-name-form.tsx'
 import { EmailForm } from './email-form.tsx'
@@ -48,6 +49,19 @@ function Profile() {
           <div className="card">
             <PasswordForm recovery={state.me.session.recovery} onChanged={() => reload()} />
           </div>
+          {/* Other plugins' panels for this account (the account.section slot). */}
+          <SlotArea
+            key={state.me.user.id}
+            slot="account.section"
+            props={{
+              user: {
+                id: state.me.user.id,
+                email: state.me.user.email,
+                displayName: state.me.profile.displayName,
+              },
+            }}
+            className="card-stack"
+          />
         </div>
       )}
     </AuthPage>
