@@ -205,9 +205,9 @@ describe('startBff', () => {
         socket.on('error', reject)
       })
     try {
-      expect(await post('198.51.100.1')).toBe('202')
-      expect(await post('198.51.100.2')).toBe('202')
-      expect(await post('198.51.100.1')).toBe('429')
+      expect(await post('198.51.100.21')).toBe('202')
+      expect(await post('198.51.100.22')).toBe('202')
+      expect(await post('198.51.100.21')).toBe('429')
       // A connection without the header is closed unanswered.
       const plain = await fetch(`${proxied.url}/api/health`).catch((error: unknown) => error)
       expect(plain).toBeInstanceOf(Error)

@@ -58,9 +58,9 @@ describe(`listen (${testDatabaseKind})`, () => {
     await listener.close()
   })
 
-  it.runIf(testDatabaseKind === 'postgres')(
-    'listens again after its connection is terminated, and says so',
-    async () => {
+  // The server pass of npm test runs it: PGlite has no backend to terminate.
+  if (testDatabaseKind === 'postgres')
+    it('listens again after its connection is terminated, and says so', async () => {
       const heard: string[] = []
       let listened = 0
       let dropped = 0
@@ -77,7 +77,5 @@ describe(`listen (${testDatabaseKind})`, () => {
       await until(() => heard.length > 0, 'the notification')
       expect(heard).toEqual(['back'])
       await listener.close()
-    },
-    20_000,
-  )
+    }, 20_000)
 })

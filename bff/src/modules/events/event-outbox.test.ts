@@ -138,9 +138,9 @@ describe('live events through the outbox', () => {
     expect(await a.relay.sweep()).toBe(0)
   })
 
-  it.runIf(testDatabaseKind === 'postgres')(
-    'reconnects a listen connection that was terminated and delivers the events of the gap',
-    async () => {
+  // The server pass of npm test runs it: PGlite has no backend to terminate.
+  if (testDatabaseKind === 'postgres')
+    it('reconnects a listen connection that was terminated and delivers the events of the gap', async () => {
       const a = await startReplica()
       await bus().publish({ topic: 'broadcast', event: event('before') })
       await waitFor(() => (a.heard.length >= 1 ? true : undefined), { what: 'the first event' })
@@ -159,9 +159,7 @@ describe('live events through the outbox', () => {
       await bus().publish({ topic: 'broadcast', event: event('after') })
       await waitFor(() => (a.heard.length >= 3 ? true : undefined), { what: 'the next event' })
       expect(types(a.heard)).toEqual(['before', 'in the gap', 'after'])
-    },
-    30_000,
-  )
+    }, 30_000)
 })
 
 describe('GET /api/events with the outbox', () => {
