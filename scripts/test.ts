@@ -29,7 +29,7 @@ const steps: Array<[string, () => Promise<void>]> = [
       ]),
   ],
   [
-    'database suites again, on a PostgreSQL server (bff, emulators)',
+    'database suites again, on a PostgreSQL server (bff, db, emulators)',
     async () => {
       const server = startPostgresServer(Number(process.env.TEST_PG_PORT ?? 54329))
       try {
@@ -40,6 +40,8 @@ const steps: Array<[string, () => Promise<void>]> = [
             'run',
             '--project',
             'bff',
+            '--project',
+            'db',
             '--project',
             'emulators',
             '--reporter=default',
