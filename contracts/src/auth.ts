@@ -118,8 +118,13 @@ export const updateProfileBodySchema = z.strictObject({ displayName: displayName
 export type UpdateProfileBody = z.infer<typeof updateProfileBodySchema>
 
 /** `POST /api/me/email`: the new address gets a confirmation link. */
+/**
+ * `POST /api/me/email`. `currentPassword` is required unless the session came from a
+ * password-recovery link: a stolen session alone cannot move the account to another address.
+ */
 export const changeEmailBodySchema = z.strictObject({
   email: emailSchema,
+  currentPassword: passwordSchema.optional(),
   next: nextPathSchema.optional(),
 })
 export type ChangeEmailBody = z.infer<typeof changeEmailBodySchema>

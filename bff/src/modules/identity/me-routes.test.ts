@@ -152,7 +152,10 @@ describe('POST /api/me/email', () => {
     const events = await browser.events()
     await events.next((frame) => frame.data.includes('connection.opened'))
 
-    const answer = await browser.send('POST', '/api/me/email', { email: newEmail })
+    const answer = await browser.send('POST', '/api/me/email', {
+      email: newEmail,
+      currentPassword: testPassword,
+    })
     expect(answer.status).toBe(202)
     expect(await answer.json()).toEqual({ status: 'check_email', email: newEmail })
     expect((await nextAuthEvent(events, 'USER_UPDATED')).user?.pendingEmail).toBe(newEmail)
@@ -183,7 +186,10 @@ describe('POST /api/me/email', () => {
     const other = uniqueEmail('occupant')
     await t.signUp(other)
     const browser = await t.signUp(uniqueEmail('squatter'))
-    const response = await browser.send('POST', '/api/me/email', { email: other })
+    const response = await browser.send('POST', '/api/me/email', {
+      email: other,
+      currentPassword: testPassword,
+    })
     expect(response.status).toBe(409)
     expect(await errorOf(response)).toMatchObject({
       code: 'email_taken',
@@ -191,6 +197,25 @@ describe('POST /api/me/email', () => {
         issues: [{ path: 'email', message: 'An account already uses this email address.' }],
       },
     })
+  })
+
+  it('asks for the current password, and refuses a wrong one, before anything changes', async () => {
+    const email = uniqueEmail('reauth')
+    const browser = await t.signUp(email)
+    const missing = await browser.send('POST', '/api/me/email', { email: uniqueEmail('elsewhere') })
+    expect(missing.status).toBe(422)
+    expect((await errorOf(missing)).details).toEqual({
+      issues: [{ path: 'currentPassword', message: 'Enter your current password.' }],
+    })
+    const wrong = await browser.send('POST', '/api/me/email', {
+      email: uniqueEmail('elsewhere'),
+      currentPassword: `${testPassword}-not`,
+    })
+    expect(wrong.status).toBe(422)
+    expect((await errorOf(wrong)).details).toEqual({
+      issues: [{ path: 'currentPassword', message: 'This is not your current password.' }],
+    })
+    expect((await meOf(browser)).user).toMatchObject({ email, pendingEmail: null })
   })
 
   it('refuses the address the account has already', async () => {

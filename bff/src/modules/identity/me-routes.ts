@@ -105,11 +105,12 @@ export function meRoutes(identity: Identity) {
       return c.json(body, 200)
     })
     .post('/email', emailLimit, requireJson(), jsonBody(changeEmailBodySchema), async (c) => {
-      const { email, next } = c.req.valid('json')
+      const { email, next, currentPassword } = c.req.valid('json')
       const session = await c.var.auth.require()
       if (email === session.user.email) {
         throw validationFailed([{ path: 'email', message: 'This is your email address already.' }])
       }
+      if (!session.recovery) await verifyCurrentPassword(session, currentPassword)
       const updated = await updateUser(session, { email }, {}, returnUrl(identity, next))
       await events.publish(session.userId, 'USER_UPDATED', {
         sessionId: null,

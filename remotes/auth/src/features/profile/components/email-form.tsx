@@ -3,18 +3,21 @@ import type { MeUser } from '@tessera/contracts/auth'
 import { authPaths } from '../../../lib/destinations.ts'
 import { usePlatform } from '@tessera/plugin-react/platform'
 import { useAuthApi } from '../../../lib/use-auth-api.ts'
-import { Field } from '../../forms/components/field.tsx'
+import { Field, PasswordField } from '../../forms/components/field.tsx'
 import { FormAlert } from '../../forms/components/form-alert.tsx'
 import { SubmitButton } from '../../forms/components/submit-button.tsx'
 import { useForm } from '../../forms/use-form.ts'
-import { checkEmail } from '../../forms/validation.ts'
+import { checkEmail, checkPassword } from '../../forms/validation.ts'
 
 /** A new address, confirmed by a link sent to it; the current one stays until then. */
 export function EmailForm({
   user,
+  recovery,
   onRequested,
 }: {
   user: MeUser
+  /** A session from a recovery link changes the address without the current password. */
+  recovery: boolean
   onRequested: () => Promise<void>
 }) {
   const platform = usePlatform()
@@ -30,10 +33,15 @@ export function EmailForm({
             ? 'This is your email address already.'
             : null),
       },
+      currentPassword: { validate: (value) => (recovery ? null : checkPassword(value)) },
     },
-    submit: async ({ email }) => {
-      const body = await api.changeEmail({ email, next: authPaths.profile })
-      form.reset({ email: '' })
+    submit: async ({ email, currentPassword }) => {
+      const body = await api.changeEmail({
+        email,
+        next: authPaths.profile,
+        ...(recovery ? {} : { currentPassword }),
+      })
+      form.reset({ email: '', currentPassword: '' })
       platform.notify({
         kind: 'success',
         message: `We sent a link to ${body.email}. Open it to confirm your new address.`,
@@ -74,6 +82,17 @@ export function EmailForm({
         error={form.errors.email}
         required
       />
+      {!recovery && (
+        <PasswordField
+          label="Current password"
+          autoComplete="current-password"
+          value={form.values.currentPassword}
+          onValue={(value) => form.setValue('currentPassword', value)}
+          onLeave={() => form.blur('currentPassword')}
+          error={form.errors.currentPassword}
+          required
+        />
+      )}
       <SubmitButton
         pending={form.pending}
         cooldown={form.cooldown}

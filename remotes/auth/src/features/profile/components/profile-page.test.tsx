@@ -86,4 +86,32 @@ describe('the profile page', () => {
     expect(within(emailForm).getByText('This is your email address already.')).toBeTruthy()
     expect(bff.callsTo('POST /api/me/email')).toEqual([])
   })
+
+  it('sends a new address with the current password, which it asks for first', async () => {
+    const bff = fakeBff({
+      'GET /api/me': Response.json(signedInBody({})),
+      'POST /api/me/email': Response.json(
+        { status: 'check_email', email: 'new@example.com' },
+        { status: 202 },
+      ),
+    })
+    renderPage(<ProfilePage />, { path: '/auth/profile', session: ada, bff })
+    const emailForm = await screen.findByRole('form', { name: 'Email' })
+    fireEvent.change(within(emailForm).getByLabelText('New email address'), {
+      target: { value: 'new@example.com' },
+    })
+    fireEvent.click(within(emailForm).getByRole('button', { name: 'Change email' }))
+    expect(bff.callsTo('POST /api/me/email')).toEqual([])
+    fireEvent.change(within(emailForm).getByLabelText('Current password'), {
+      target: { value: 'guess' },
+    })
+    fireEvent.click(within(emailForm).getByRole('button', { name: 'Change email' }))
+    await waitFor(() =>
+      expect(bff.callsTo('POST /api/me/email')[0]?.body).toEqual({
+        email: 'new@example.com',
+        next: '/auth/profile',
+        currentPassword: 'guess',
+      }),
+    )
+  })
 })

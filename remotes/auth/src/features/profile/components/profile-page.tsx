@@ -44,7 +44,11 @@ function Profile() {
             <DisplayNameForm current={state.me.profile.displayName} />
           </div>
           <div className="card">
-            <EmailForm user={state.me.user} onRequested={reload} />
+            <EmailForm
+              user={state.me.user}
+              recovery={state.me.session.recovery}
+              onRequested={reload}
+            />
           </div>
           <div className="card">
             <PasswordForm recovery={state.me.session.recovery} onChanged={() => reload()} />
