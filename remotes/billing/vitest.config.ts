@@ -5,6 +5,7 @@ export default defineConfig({
   test: {
     name: 'billing',
     environment: 'happy-dom',
+    setupFiles: ['src/testing/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     // Above the 10 s deadline the tests poll with, for a first page import on a busy machine.
     testTimeout: 15_000,
