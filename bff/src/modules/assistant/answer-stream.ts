@@ -132,6 +132,9 @@ export function createAnswerStream(
       if (openingSent) return
       openingSent = true
       writes = writes.then(() => sink.send('message', opening))
+      // The user's open pages hear of the hold now, off the path to the first token.
+      const { reservation } = prepared
+      deps.announce(prepared.sender, reservation.counters, prepared.limit, prepared.period)
     }
     const openingTimer = setTimeout(sendOpening, OPENING_AFTER_MS)
     let queued = false

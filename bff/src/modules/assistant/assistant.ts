@@ -24,7 +24,7 @@ export function createAssistant(deps: AssistantDeps) {
   const quota: Quota = createQuota(sql)
   const announce = (sender: Sender, counters: UsageCounters, limit: number, period: UsagePeriod) =>
     publishUsage({ bus, clock, logger }, sender.userId, usageOf(counters, limit, period))
-  const checks = createSendChecks({ ...deps, store, quota, announce })
+  const checks = createSendChecks({ ...deps, store, quota })
   const answers = createAnswerStream({
     ...deps,
     store,

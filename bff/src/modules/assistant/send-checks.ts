@@ -11,8 +11,7 @@ import { reservationFor } from './estimate.ts'
 import type { PromptMessage } from './estimate.ts'
 import { modelFailureOf } from './model.ts'
 import { usagePeriodOf } from './period.ts'
-import type { UsagePeriod } from './period.ts'
-import type { Quota, UsageCounters } from './quota.ts'
+import type { Quota } from './quota.ts'
 import { openingOf, SYSTEM_PROMPT } from './send.ts'
 import type { AssistantDeps, PreparedSend, Sender } from './send.ts'
 import type { AssistantStore } from './store.ts'
@@ -29,7 +28,6 @@ export function createSendChecks(
   deps: AssistantDeps & {
     store: AssistantStore
     quota: Quota
-    announce(sender: Sender, counters: UsageCounters, limit: number, period: UsagePeriod): void
   },
 ) {
   const { model, clock, logger, settings, store, quota } = deps
@@ -200,7 +198,8 @@ export function createSendChecks(
           ? held.value
           : { ...held.value, rateLimitHeaders: rateLimitHeaders(limiter.policy, decision) }
       await storeQuestion(prepared)
-      deps.announce(sender, prepared.reservation.counters, prepared.limit, prepared.period)
+      // The hold is announced with the stream's opening (answer-stream.ts), once the model's
+      // request is on its way: publishing is a database write, and not one for the first token.
       return prepared
     },
   }
