@@ -58,6 +58,12 @@ export const snapshotDiagnosticSchema = z.object({
 export const registrySnapshotSchema = z.object({
   generatedAt: z.string(),
   remotes: z.array(snapshotRemoteSchema),
+  /**
+   * Remotes that exist but are not for this user (a descriptor's `audience: 'operators'` for
+   * anyone who is not one): no URL, so their files are never fetched; the host answers their
+   * pages with "not allowed" instead of "not found". Optional: older BFFs leave it out.
+   */
+  restricted: z.array(z.object({ name: remoteNameSchema, basePath: basePathSchema })).optional(),
   /** Entries left out because they were malformed or unreachable, each with a sentence. */
   diagnostics: z.array(snapshotDiagnosticSchema),
 })

@@ -1,0 +1,229 @@
+/**
+ * The operator console's API (`/api/console/*`): what operators see and steer in the browser.
+ * Every route needs a signed-in operator (the `operator` role, held in the database); anyone else
+ * gets 403 `forbidden`. The actions take the same bodies as the deploy API (deploy.ts) and answer
+ * the same `ChannelChange`; a stale `expectedRevision` is a 409 `conflict` whose `details` say who
+ * changed the channel and when (`ConsoleConflictDetails`).
+ */
+import { z } from 'zod'
+import { channelStateSchema, deployEventKinds, type DeployChannel } from './deploy.ts'
+import { remoteDescriptorSchema, remoteNameSchema, semverSchema } from './descriptor.ts'
+import { plainText } from './text.ts'
+
+/** Roles a user can hold. Granted by operators (CLI or console), never by the user. */
+export const userRoles = ['operator'] as const
+export type UserRole = (typeof userRoles)[number]
+
+/**
+ * Who a remote is for (the descriptor's `audience`): `everyone` (the default) or `operators`, whose
+ * remote is left out of everyone else's registry snapshot (their browsers never fetch its files).
+ */
+export const remoteAudiences = ['everyone', 'operators'] as const
+export type RemoteAudience = (typeof remoteAudiences)[number]
+
+/** How an action reached the registry: a deploy token (CI, the CLI), an operator's session, the BFF. */
+export const auditSources = ['token', 'operator', 'monitor', 'cli'] as const
+export type AuditSource = (typeof auditSources)[number]
+
+/** Everything the audit log records: the registry's events and what was done to tokens and roles. */
+export const auditKinds = [
+  ...deployEventKinds,
+  'token_issued',
+  'token_revoked',
+  'operator_granted',
+  'operator_revoked',
+] as const
+export type AuditKind = (typeof auditKinds)[number]
+
+/** One version's live figures over the canary window, from every BFF replica. */
+export const versionTrafficSchema = z.object({
+  version: semverSchema,
+  /** Distinct clients served this version as their canary within the window. */
+  servedClients: z.number().int().nonnegative(),
+  /** Distinct clients that reported an error for it within the window. */
+  errorClients: z.number().int().nonnegative(),
+  /** errorClients ÷ servedClients; 0 when nobody was served. */
+  errorRate: z.number().min(0),
+  /** Error reports per minute, oldest first, one bucket per minute of the window (sparkline). */
+  errorsPerMinute: z.array(z.number().int().nonnegative()),
+})
+export type VersionTraffic = z.infer<typeof versionTrafficSchema>
+
+/** One remote on the console's first page. */
+export const consoleRemoteSchema = z.object({
+  name: remoteNameSchema,
+  stable: channelStateSchema,
+  canary: channelStateSchema,
+  /** The stable version's descriptor facts, null when nothing is stable yet. */
+  contract: z.number().int().positive().nullable(),
+  /** Total bytes of the stable version's files. */
+  bytes: z.number().int().nonnegative().nullable(),
+  /** The latest published version: who (token label or operator email) and when. */
+  lastPublished: z.object({ version: semverSchema, by: z.string(), at: z.string() }).nullable(),
+  /** Traffic of the versions the channels serve (the canary's, and stable's), over the window. */
+  traffic: z.array(versionTrafficSchema),
+})
+export type ConsoleRemote = z.infer<typeof consoleRemoteSchema>
+
+/** `GET /api/console/remotes`. */
+export const consoleRemotesResponseSchema = z.object({
+  remotes: z.array(consoleRemoteSchema),
+  /** The canary monitor's settings: the window the traffic covers and when it stops a canary. */
+  canary: z.object({
+    windowSeconds: z.number().int().positive(),
+    threshold: z.number().min(0).max(1),
+    minClients: z.number().int().nonnegative(),
+  }),
+  generatedAt: z.string(),
+})
+export type ConsoleRemotesResponse = z.infer<typeof consoleRemotesResponseSchema>
+
+/** The checks a build passed when it was published (recorded with the version). */
+export const publishCheckSchema = z.object({
+  name: z.string(),
+  passed: z.boolean(),
+  detail: z.string().nullable(),
+})
+
+/** One published version with everything its descriptor says. */
+export const consoleVersionSchema = z.object({
+  version: semverSchema,
+  descriptor: remoteDescriptorSchema,
+  contentSha256: z.string(),
+  /** Total bytes of its files. */
+  bytes: z.number().int().nonnegative(),
+  registeredAt: z.string(),
+  /** A token label or an operator's email. */
+  registeredBy: z.string().nullable(),
+  lastStableAt: z.string().nullable(),
+  withdrawnAt: z.string().nullable(),
+  withdrawnReason: z.string().nullable(),
+  checks: z.array(publishCheckSchema),
+})
+export type ConsoleVersion = z.infer<typeof consoleVersionSchema>
+
+/** `GET /api/console/remotes/:name`: the remote, every version (newest first), its audit. */
+export const consoleRemoteDetailSchema = z.object({
+  remote: consoleRemoteSchema,
+  previousGood: semverSchema.nullable(),
+  versions: z.array(consoleVersionSchema),
+})
+export type ConsoleRemoteDetail = z.infer<typeof consoleRemoteDetailSchema>
+
+/**
+ * The `details` of a console action's 409 `conflict`: the channel moved since the page read it.
+ * The page says "Changed by <by> at <at>; reload" and applies nothing.
+ */
+export const consoleConflictDetailsSchema = z.object({
+  remote: remoteNameSchema,
+  channel: z.enum(['stable', 'canary'] satisfies DeployChannel[]),
+  expectedRevision: z.number().int().nonnegative(),
+  revision: z.number().int().nonnegative(),
+  changedBy: z.string().nullable(),
+  changedAt: z.string().nullable(),
+})
+export type ConsoleConflictDetails = z.infer<typeof consoleConflictDetailsSchema>
+
+/** One line of the audit log. */
+export const auditEntrySchema = z.object({
+  id: z.number().int(),
+  kind: z.enum(auditKinds),
+  /** The remote it concerns; null for a role change. */
+  remote: remoteNameSchema.nullable(),
+  /** Who: a token's label, an operator's email, `canary monitor`, or the CLI's user. */
+  actor: z.string(),
+  source: z.enum(auditSources),
+  /** Before → after, in words the log shows as they are (e.g. `1.0.0` → `1.1.0 at 20 %`). */
+  before: z.string().nullable(),
+  after: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  at: z.string(),
+})
+export type AuditEntry = z.infer<typeof auditEntrySchema>
+
+/** `GET /api/console/audit` query: every filter optional; `format=csv` answers text/csv. */
+export const auditQuerySchema = z.strictObject({
+  remote: remoteNameSchema.optional(),
+  kind: z.enum(auditKinds).optional(),
+  source: z.enum(auditSources).optional(),
+  /** A case-insensitive part of the actor. */
+  actor: z.string().min(1).max(100).check(plainText()).optional(),
+  /** Entries older than this id (the next page). */
+  before: z.coerce.number().int().positive().optional(),
+  limit: z.coerce.number().int().min(1).max(500).optional(),
+  format: z.enum(['json', 'csv']).optional(),
+})
+export type AuditQuery = z.infer<typeof auditQuerySchema>
+
+export const auditResponseSchema = z.object({
+  entries: z.array(auditEntrySchema),
+  /** Pass as `before` for the next page; null on the last one. */
+  nextBefore: z.number().int().nullable(),
+})
+export type AuditResponse = z.infer<typeof auditResponseSchema>
+
+/** A deploy token as the console lists it: everything but the token. */
+export const consoleTokenSchema = z.object({
+  id: z.string(),
+  remote: remoteNameSchema,
+  label: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string().nullable(),
+  revokedAt: z.string().nullable(),
+})
+export type ConsoleToken = z.infer<typeof consoleTokenSchema>
+
+/** `GET /api/console/tokens`. */
+export const consoleTokensResponseSchema = z.object({ tokens: z.array(consoleTokenSchema) })
+
+/** `POST /api/console/tokens`. */
+export const issueTokenBodySchema = z.strictObject({
+  remote: remoteNameSchema,
+  label: z.string().trim().min(1).max(80).check(plainText()),
+})
+export type IssueTokenBody = z.infer<typeof issueTokenBodySchema>
+
+/** The answer to an issue: the only time the token itself is ever shown. */
+export const issuedTokenSchema = z.object({ token: z.string(), info: consoleTokenSchema })
+export type IssuedToken = z.infer<typeof issuedTokenSchema>
+
+/** What one dependency looks like from the BFF that answered. */
+export const healthCheckSchema = z.object({
+  name: z.enum(['database', 'supabase', 'stripe', 'model']),
+  ok: z.boolean(),
+  /** Round-trip time of the probe; null when it failed before answering. */
+  latencyMs: z.number().nonnegative().nullable(),
+  /** Why it is not ok, in a sentence; null when ok. */
+  problem: z.string().nullable(),
+})
+export type HealthCheck = z.infer<typeof healthCheckSchema>
+
+/** A BFF replica as its heartbeat (in PostgreSQL) shows it. */
+export const replicaHealthSchema = z.object({
+  id: z.string(),
+  /** Up when its last heartbeat is recent. */
+  up: z.boolean(),
+  startedAt: z.string(),
+  lastSeenAt: z.string(),
+  version: z.string(),
+  /** Whether it is the replica that answered this request. */
+  self: z.boolean(),
+})
+export type ReplicaHealth = z.infer<typeof replicaHealthSchema>
+
+/** `GET /api/console/health`. */
+export const consoleHealthSchema = z.object({
+  replicas: z.array(replicaHealthSchema),
+  checks: z.array(healthCheckSchema),
+  checkedAt: z.string(),
+})
+export type ConsoleHealth = z.infer<typeof consoleHealthSchema>
+
+/** `GET /api/console/operators` and the CLI's `list`. */
+export const operatorSchema = z.object({
+  userId: z.string(),
+  email: z.string(),
+  grantedAt: z.string(),
+  grantedBy: z.string(),
+})
+export type Operator = z.infer<typeof operatorSchema>
