@@ -1,6 +1,6 @@
 import type { Context } from 'hono'
 import { describe, expect, it } from 'vitest'
-import type { HostAssets } from './host-page.ts'
+import { acceptsOnlyJson, type HostAssets } from './host-page.ts'
 import { OVERRIDE_COOKIE } from '../modules/registry/remote-overrides.ts'
 import { createTestApp, remoteEntry } from '../testing/app.ts'
 
@@ -117,5 +117,38 @@ describe('hostPage', () => {
     const response = await app.request('/', { headers: { accept: 'text/html' } })
     expect(response.headers.get('vary')).toContain('Cookie')
     expect(response.headers.get('cache-control')).toBe('no-cache')
+  })
+
+  it('answers the page to HEAD and to any Accept that is not JSON only (uptime probes, curl -I)', async () => {
+    const { app } = createTestApp({ registry: { remotes: [billing] }, deps: { assets } })
+    for (const accept of [
+      undefined,
+      '*/*',
+      'text/html',
+      'text/plain',
+      'application/json, text/html',
+    ]) {
+      const init = accept === undefined ? {} : { headers: { accept } }
+      const get = await app.request('/assistant', init)
+      expect(get.status, `GET with Accept ${accept}`).toBe(200)
+      expect(get.headers.get('content-type')).toContain('text/html')
+      const head = await app.request('/', { ...init, method: 'HEAD' })
+      expect(head.status, `HEAD with Accept ${accept}`).toBe(200)
+      expect(head.headers.get('content-security-policy')).toContain('script-src')
+      expect(await head.text()).toBe('')
+    }
+    const json = await app.request('/assistant', { headers: { accept: 'application/json' } })
+    expect(json.status).toBe(404)
+    expect(((await json.json()) as { error: { code: string } }).error.code).toBe('not_found')
+  })
+})
+
+describe('acceptsOnlyJson', () => {
+  it('is true only when every range is JSON', () => {
+    expect(acceptsOnlyJson('application/json')).toBe(true)
+    expect(acceptsOnlyJson('application/problem+json; q=0.9, application/json')).toBe(true)
+    expect(acceptsOnlyJson('application/json, */*;q=0.1')).toBe(false)
+    expect(acceptsOnlyJson('')).toBe(false)
+    expect(acceptsOnlyJson(undefined)).toBe(false)
   })
 })

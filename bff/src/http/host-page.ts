@@ -13,6 +13,29 @@ export interface HostAssets {
 
 export const isApiPath = (path: string): boolean => path === '/api' || path.startsWith('/api/')
 
+/**
+ * Whether a request's `Accept` names JSON and nothing else (a script asking an API): such a
+ * request gets the JSON `not_found`, every other one (a browser, `curl -I`, an uptime probe that
+ * sends no `Accept` or `*\/*`) gets the page.
+ */
+export function acceptsOnlyJson(accept: string | undefined): boolean {
+  const types = (accept ?? '')
+    .split(',')
+    .map((range) => range.split(';')[0]?.trim().toLowerCase() ?? '')
+    .filter((type) => type !== '')
+  return (
+    types.length > 0 && types.every((type) => type === 'application/json' || type.endsWith('+json'))
+  )
+}
+
+/**
+ * A path that names a file (`/assets/…`, or a last segment with an extension) is never a client
+ * route: a missing script answers 404, not a page the browser would refuse to run.
+ */
+const namesAFile = (path: string): boolean =>
+  path.startsWith('/assets/') ||
+  (/\.[A-Za-z0-9]+$/.test(path.slice(path.lastIndexOf('/') + 1)) && !path.endsWith('/index.html'))
+
 const isPageRequest = (c: Context): boolean =>
   (c.req.method === 'GET' || c.req.method === 'HEAD') && !isApiPath(c.req.path)
 
@@ -35,7 +58,7 @@ export function hostAssets(options: { assets?: HostAssets }): MiddlewareHandler<
 }
 
 /**
- * The host page for a client route (a browser asking for HTML outside /api), with the CSP that
+ * The host page for a client route (any GET or HEAD outside /api but a JSON-only one), with the CSP that
  * lets it load this viewer's remotes: the origins of their snapshot (canaries they may be served,
  * fallbacks, this browser's overrides), so no other origin can run code in the page. Null when
  * this request is not one, or the host is not built.
@@ -45,7 +68,7 @@ export async function hostPage(
   deps: { assets?: HostAssets; readSnapshot: () => Promise<RegistrySnapshot> },
 ): Promise<Response | null> {
   if (deps.assets === undefined || !isPageRequest(c)) return null
-  if (!(c.req.header('accept') ?? '').includes('text/html')) return null
+  if (acceptsOnlyJson(c.req.header('accept')) || namesAFile(c.req.path)) return null
   const html = await deps.assets.indexHtml()
   if (html === null) return null
   const csp = buildHostCsp(remoteOrigins(await deps.readSnapshot()))
