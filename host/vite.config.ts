@@ -7,6 +7,7 @@ import type { Plugin as PostcssPlugin } from 'postcss'
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite'
 import { scopeCss } from '@tessera/remote-build/scope-css'
 import { readBuildEnv } from './build-env.ts'
+import { precompress } from './precompress.ts'
 
 const hostDir = path.dirname(fileURLToPath(import.meta.url))
 const env = readBuildEnv(process.env)
@@ -142,6 +143,7 @@ export default defineConfig({
   plugins: [
     react(),
     ...(env.monolith ? [monolithFederation()] : [federationPlugin(), preloadSharedModules()]),
+    precompress(),
   ],
   css: env.monolith ? { postcss: { plugins: [scopeRemoteCss()] } } : {},
   define: {

@@ -7,7 +7,7 @@ export default defineConfig({
   test: {
     name: 'host',
     environment: 'happy-dom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', '*.test.ts'],
     restoreMocks: true,
     setupFiles: ['src/testing/setup.ts'],
   },

@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib'
 import type { Context } from 'hono'
 import { describe, expect, it } from 'vitest'
 import { acceptsOnlyJson, type HostAssets } from './host-page.ts'
@@ -150,5 +151,22 @@ describe('acceptsOnlyJson', () => {
     expect(acceptsOnlyJson('application/json, */*;q=0.1')).toBe(false)
     expect(acceptsOnlyJson('')).toBe(false)
     expect(acceptsOnlyJson(undefined)).toBe(false)
+  })
+
+  it('sends the page gzipped to a browser that accepts it', async () => {
+    const { app } = createTestApp({ registry: { remotes: [billing] }, deps: { assets } })
+    for (let round = 0; round < 2; round++) {
+      const response = await app.request('/billing', {
+        headers: { accept: 'text/html', 'accept-encoding': 'gzip, deflate, br' },
+      })
+      expect(response.headers.get('content-encoding')).toBe('gzip')
+      expect(response.headers.get('vary')).toBe('Cookie, Accept-Encoding')
+      const bytes = new Uint8Array(await response.arrayBuffer())
+      expect(response.headers.get('content-length')).toBe(String(bytes.byteLength))
+      expect(gunzipSync(bytes).toString()).toBe(await assets.indexHtml())
+    }
+    const plain = await app.request('/billing', { headers: { accept: 'text/html' } })
+    expect(plain.headers.get('content-encoding')).toBeNull()
+    expect(await plain.text()).toBe(await assets.indexHtml())
   })
 })

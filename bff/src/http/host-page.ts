@@ -1,6 +1,7 @@
 import type { RegistrySnapshot } from '@tessera/contracts'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from './app-env.ts'
+import { preferredEncoding, varyOnEncoding } from './content-encoding.ts'
 import { buildHostCsp, remoteOrigins } from './csp.ts'
 
 /** The built host, as the runtime entry provides it (files on disk under Node). */
@@ -72,10 +73,30 @@ export async function hostPage(
   const html = await deps.assets.indexHtml()
   if (html === null) return null
   const csp = buildHostCsp(remoteOrigins(await deps.readSnapshot()))
-  return c.html(html, 200, {
+  const headers = new Headers({
+    'Content-Type': 'text/html; charset=UTF-8',
     'Content-Security-Policy': csp,
     'Cache-Control': 'no-cache',
     // The policy depends on the viewer's cookies (overrides, canary share): never share one copy.
     Vary: 'Cookie',
   })
+  varyOnEncoding(headers)
+  if (preferredEncoding(c, ['gzip']) === 'gzip') {
+    const body = await gzipped(html)
+    headers.set('Content-Encoding', 'gzip')
+    headers.set('Content-Length', String(body.byteLength))
+    return new Response(body, { status: 200, headers })
+  }
+  return new Response(html, { status: 200, headers })
+}
+
+/** The page's gzip bytes, made once per text of index.html (it changes only with a new build). */
+let lastGzip: { html: string; body: Promise<Uint8Array<ArrayBuffer>> } | null = null
+
+function gzipped(html: string): Promise<Uint8Array<ArrayBuffer>> {
+  if (lastGzip?.html !== html) {
+    const stream = new Blob([html]).stream().pipeThrough(new CompressionStream('gzip'))
+    lastGzip = { html, body: new Response(stream).bytes() }
+  }
+  return lastGzip.body
 }
