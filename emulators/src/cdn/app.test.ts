@@ -1,7 +1,15 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { errorBodySchema } from '@tessera/contracts/errors'
-import { createCdnApp, IMMUTABLE, parseFilePath, REVALIDATE, type CdnFiles } from './app.ts'
+import { gunzipSync } from 'node:zlib'
+import {
+  acceptsGzip,
+  createCdnApp,
+  IMMUTABLE,
+  parseFilePath,
+  REVALIDATE,
+  type CdnFiles,
+} from './app.ts'
 
 const host = 'http://localhost:8787'
 const encoder = new TextEncoder()
@@ -251,5 +259,60 @@ describe('parseFilePath', () => {
     expect(parseFilePath('/a/%2E%2E')).toBeNull()
     expect(parseFilePath('/a/.')).toBeNull()
     expect(parseFilePath('/a/b%5Cc')).toBeNull()
+  })
+})
+
+describe('compression', () => {
+  it('sends text gzipped to a browser that takes it, with its own entity tag, and images as they are', async () => {
+    const script = 'export const answer = 42;\n'.repeat(100)
+    const app = createCdnApp({
+      files: {
+        read: async (segments) =>
+          segments.join('/') === 'billing/1.0.0/assets/remoteEntry.js'
+            ? new TextEncoder().encode(script)
+            : segments.join('/') === 'billing/1.0.0/logo.png'
+              ? new Uint8Array(600)
+              : null,
+      },
+      allowedOrigins: [],
+    })
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      app.request(`/billing/1.0.0/${path}`, { headers })
+
+    const gzip = await get('assets/remoteEntry.js', { 'Accept-Encoding': 'gzip, deflate, br' })
+    expect(gzip.headers.get('content-encoding')).toBe('gzip')
+    expect(gzip.headers.get('vary')).toContain('Accept-Encoding')
+    const bytes = new Uint8Array(await gzip.arrayBuffer())
+    expect(gzip.headers.get('content-length')).toBe(String(bytes.byteLength))
+    expect(bytes.byteLength).toBeLessThan(script.length / 10)
+    expect(gunzipSync(bytes).toString()).toBe(script)
+
+    const raw = await get('assets/remoteEntry.js')
+    expect(raw.headers.get('content-encoding')).toBeNull()
+    expect(await raw.text()).toBe(script)
+    expect(raw.headers.get('etag')).not.toBe(gzip.headers.get('etag'))
+
+    const revalidated = await get('assets/remoteEntry.js', {
+      'Accept-Encoding': 'gzip',
+      'If-None-Match': gzip.headers.get('etag') ?? '',
+    })
+    expect(revalidated.status).toBe(304)
+    expect(
+      (await get('assets/remoteEntry.js', { 'Accept-Encoding': 'gzip;q=0' })).headers.get(
+        'content-encoding',
+      ),
+    ).toBeNull()
+
+    const image = await get('logo.png', { 'Accept-Encoding': 'gzip' })
+    expect(image.headers.get('content-encoding')).toBeNull()
+    expect((await image.arrayBuffer()).byteLength).toBe(600)
+  })
+
+  it('reads Accept-Encoding with its q-values', () => {
+    expect(acceptsGzip('gzip')).toBe(true)
+    expect(acceptsGzip('br, *;q=0.5')).toBe(true)
+    expect(acceptsGzip('gzip;q=0, *')).toBe(false)
+    expect(acceptsGzip('br')).toBe(false)
+    expect(acceptsGzip(undefined)).toBe(false)
   })
 })

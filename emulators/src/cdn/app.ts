@@ -71,6 +71,38 @@ function matchesEntityTag(header: string | undefined, etag: string): boolean {
     .some((candidate) => candidate === '*' || candidate === etag)
 }
 
+/** Content types worth compressing: scripts, styles, JSON (the descriptor), HTML, SVG. */
+const COMPRESSIBLE = /^(?:text\/|application\/json|image\/svg\+xml)/
+
+/** Whether `Accept-Encoding` takes gzip (named or `*`, with a q-value above 0). */
+export function acceptsGzip(header: string | undefined): boolean {
+  if (header === undefined) return false
+  let wildcard = 0
+  for (const range of header.split(',')) {
+    const [name = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase())
+    const qParam = params.find((param) => param.startsWith('q='))
+    const q = qParam === undefined ? 1 : Number(qParam.slice(2))
+    if (name === 'gzip') return q > 0
+    if (name === '*') wildcard = q
+  }
+  return wildcard > 0
+}
+
+/** Gzipped bodies by entity tag: a file's bytes are compressed once while they stay the same. */
+const gzipCache = new Map<string, Promise<Uint8Array>>()
+
+function gzipped(etag: string, body: Uint8Array): Promise<Uint8Array> {
+  const found = gzipCache.get(etag)
+  if (found !== undefined) return found
+  if (gzipCache.size >= 500) gzipCache.delete(gzipCache.keys().next().value ?? '')
+  const stream = new Blob([body as Uint8Array<ArrayBuffer>])
+    .stream()
+    .pipeThrough(new CompressionStream('gzip'))
+  const compressed = new Response(stream).arrayBuffer().then((buffer) => new Uint8Array(buffer))
+  gzipCache.set(etag, compressed)
+  return compressed
+}
+
 /**
  * The cdn stand-in: a static origin for published remote builds. Web-standard only (the files
  * come through `CdnFiles`), so it runs under Node, Workers or Deno alike.
@@ -119,16 +151,23 @@ export function createCdnApp(options: CdnOptions): Hono {
     const body = await options.files.read(segments)
     if (body === null) return fail(c, 'not_found')
 
-    const etag = await entityTag(body)
-    const headers = {
-      'Content-Type': contentTypeFor(segments[segments.length - 1] ?? ''),
+    const contentType = contentTypeFor(segments[segments.length - 1] ?? '')
+    const rawTag = await entityTag(body)
+    // Text goes out gzipped to a browser that takes it, as a CDN in front of storage does.
+    const gzip = COMPRESSIBLE.test(contentType) && acceptsGzip(c.req.header('Accept-Encoding'))
+    const etag = gzip ? `${rawTag.slice(0, -1)}-gzip"` : rawTag
+    const headers: Record<string, string> = {
+      'Content-Type': contentType,
       'Cache-Control': immutable && isVersionedPath(segments) ? IMMUTABLE : REVALIDATE,
       ETag: etag,
     }
+    if (COMPRESSIBLE.test(contentType)) headers.Vary = 'Accept-Encoding'
+    if (gzip) headers['Content-Encoding'] = 'gzip'
     if (matchesEntityTag(c.req.header('If-None-Match'), etag)) return c.body(null, 304, headers)
-    return c.body(body as Uint8Array<ArrayBuffer>, 200, {
+    const sent = gzip ? await gzipped(rawTag, body) : body
+    return c.body(sent as Uint8Array<ArrayBuffer>, 200, {
       ...headers,
-      'Content-Length': String(body.byteLength),
+      'Content-Length': String(sent.byteLength),
     })
   })
 
