@@ -96,7 +96,27 @@ let lastGzip: { html: string; body: Promise<Uint8Array<ArrayBuffer>> } | null = 
 function gzipped(html: string): Promise<Uint8Array<ArrayBuffer>> {
   if (lastGzip?.html !== html) {
     const stream = new Blob([html]).stream().pipeThrough(new CompressionStream('gzip'))
-    lastGzip = { html, body: new Response(stream).bytes() }
+    lastGzip = { html, body: readAll(stream) }
   }
   return lastGzip.body
+}
+
+/**
+ * Every byte of a stream. Read by hand: under @hono/node-server the global `Response` is its own
+ * lighter class, whose body readers do not take a stream.
+ */
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Uint8Array[] = []
+  let length = 0
+  for await (const chunk of stream) {
+    chunks.push(chunk)
+    length += chunk.byteLength
+  }
+  const all = new Uint8Array(length)
+  let offset = 0
+  for (const chunk of chunks) {
+    all.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return all
 }

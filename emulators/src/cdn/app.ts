@@ -98,9 +98,18 @@ function gzipped(etag: string, body: Uint8Array): Promise<Uint8Array> {
   const stream = new Blob([body as Uint8Array<ArrayBuffer>])
     .stream()
     .pipeThrough(new CompressionStream('gzip'))
-  const compressed = new Response(stream).arrayBuffer().then((buffer) => new Uint8Array(buffer))
+  const compressed = readAll(stream)
   gzipCache.set(etag, compressed)
   return compressed
+}
+
+/** Every byte of a stream (by hand: under @hono/node-server `Response` is a lighter class). */
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = []
+  for await (const chunk of stream) chunks.push(chunk)
+  const all = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.byteLength, 0))
+  chunks.reduce((offset, chunk) => (all.set(chunk, offset), offset + chunk.byteLength), 0)
+  return all
 }
 
 /**
