@@ -20,6 +20,7 @@ export function UsageBadge() {
     <AppLink
       to={reached ? billingPlansPath : platform.basePath}
       className={reached ? 'usage-badge usage-badge--reached' : 'usage-badge'}
+      // The name holds the visible numbers as they read ("12,400 of 50,000"): WCAG 2.5.3.
       aria-label={
         reached
           ? `${usageSentence(usage)}: the limit is reached. See plans`
@@ -29,7 +30,7 @@ export function UsageBadge() {
     >
       <UsageBar usage={usage} decorative />
       <span className="usage-badge__text" aria-hidden="true">
-        {formatCount(usage.used)} / {formatCount(usage.limit)}
+        {formatCount(usage.used)} of {formatCount(usage.limit)}
       </span>
     </AppLink>
   )

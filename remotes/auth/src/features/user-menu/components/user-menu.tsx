@@ -176,8 +176,14 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
         onClick={() => (open ? close(false) : openMenu('first'))}
         onKeyDown={onButtonKeyDown}
       >
-        <span className="user-menu__avatar" aria-hidden="true">
-          {pending !== null ? <span className="spinner" /> : label.slice(0, 1).toUpperCase()}
+        {/* The initial is drawn by CSS, so the button's visible text is the name alone and its
+            accessible name ("Ada Lovelace, account menu") contains it: WCAG 2.5.3. */}
+        <span
+          className="user-menu__avatar"
+          aria-hidden="true"
+          data-initial={pending !== null ? undefined : label.slice(0, 1).toUpperCase()}
+        >
+          {pending !== null ? <span className="spinner" /> : null}
         </span>
         <span className="user-menu__label">{label}</span>
       </button>
