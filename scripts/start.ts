@@ -45,7 +45,9 @@ const seconds = ((performance.now() - started) / 1000).toFixed(1)
 console.log(
   `\n  Tessera is ready in ${seconds} s${built.length ? ` (built ${built.join(', ')})` : ''}\n` +
     `  open     ${stack.appUrl}\n  mailbox  ${stack.mailboxUrl}\n  stripe   ${stack.stripeUrl}/_emulator/state\n` +
-    `  cdn      ${stack.cdnUrl}\n${cluster}  stop     Ctrl+C\n`,
+    `  cdn      ${stack.cdnUrl}\n` +
+    `  operator ${stack.operator.email} / ${stack.operator.password} → ${stack.operator.signInUrl}\n` +
+    `${cluster}  stop     Ctrl+C\n`,
 )
 
 // A second signal (tsx passes each one on; an impatient Ctrl+C) must not cut the close short: the

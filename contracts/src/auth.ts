@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { userRoles } from './console.ts'
 import { authEventNames } from './platform.ts'
 import { entitlementsSchema } from './plans.ts'
 import { plainText } from './text.ts'
@@ -173,6 +174,11 @@ export const signedInSchema = z.object({
   profile: profileSchema,
   session: currentSessionSchema,
   entitlements: entitlementsSchema,
+  /**
+   * The roles the user holds (`operator`), on `GET /api/me`. Optional: the answers of the routes
+   * that sign in leave it out, and the host reads `/api/me` after them.
+   */
+  roles: z.array(z.enum(userRoles)).optional(),
 })
 export type SignedIn = z.infer<typeof signedInSchema>
 

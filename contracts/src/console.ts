@@ -84,6 +84,7 @@ export const publishCheckSchema = z.object({
   passed: z.boolean(),
   detail: z.string().nullable(),
 })
+export type PublishCheck = z.infer<typeof publishCheckSchema>
 
 /** One published version with everything its descriptor says. */
 export const consoleVersionSchema = z.object({
@@ -183,6 +184,10 @@ export const issueTokenBodySchema = z.strictObject({
 })
 export type IssueTokenBody = z.infer<typeof issueTokenBodySchema>
 
+/** `POST /api/console/tokens/:id/revoke` (no body): the token as it is now, revoked. */
+export const revokedTokenResponseSchema = z.object({ token: consoleTokenSchema.nullable() })
+export type RevokedTokenResponse = z.infer<typeof revokedTokenResponseSchema>
+
 /** The answer to an issue: the only time the token itself is ever shown. */
 export const issuedTokenSchema = z.object({ token: z.string(), info: consoleTokenSchema })
 export type IssuedToken = z.infer<typeof issuedTokenSchema>
@@ -227,3 +232,7 @@ export const operatorSchema = z.object({
   grantedBy: z.string(),
 })
 export type Operator = z.infer<typeof operatorSchema>
+
+/** `GET /api/console/operators`. */
+export const operatorsResponseSchema = z.object({ operators: z.array(operatorSchema) })
+export type OperatorsResponse = z.infer<typeof operatorsResponseSchema>

@@ -57,6 +57,11 @@ const descriptorFieldsSchema = z.object({
   slots: z.array(z.enum(slotNames)),
   /** Pages visitors may open signed out; optional (absent: every page needs a session). */
   publicPaths: publicPathsSchema.optional(),
+  /**
+   * Who the remote is for: `everyone` (the default) or `operators`, whose remote is left out of
+   * everyone else's registry snapshot (contract minor 2, docs/decisions/023).
+   */
+  audience: z.enum(['everyone', 'operators']).optional(),
   /** Path of the federation entry relative to the descriptor. */
   entry: z.string().min(1).check(plainText()),
   /** Versions of the shared singletons the build was made against. */

@@ -7,9 +7,10 @@ export const CONTRACT_MAJOR = 1
  * The minor version: what this major has gained, each addition optional so a plugin of an older
  * minor still works and a plugin of a newer one degrades (a slot the host lacks is not shown).
  * 0: `header.end`. 1: the `account.section` and `home.card` slots, slot props, `commands`, and
- * `platform.contractMinor`, `platform.location`, `platform.slots`.
+ * `platform.contractMinor`, `platform.location`, `platform.slots`. 2: the descriptor's `audience`
+ * (`operators`: left out of everyone else's snapshot, listed in its `restricted`).
  */
-export const CONTRACT_MINOR = 1
+export const CONTRACT_MINOR = 2
 
 /** Named places in the host's frame that plugins may fill (see `SlotProps` for each one's props). */
 export const slotNames = ['header.end', 'account.section', 'home.card'] as const

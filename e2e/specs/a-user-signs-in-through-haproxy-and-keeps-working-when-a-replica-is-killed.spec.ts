@@ -1,4 +1,5 @@
-import { clusterTest as test, confirmationLink, expect } from '../support/cluster.ts'
+import { confirmationLink } from '../support/cluster-api.ts'
+import { clusterTest as test, expect } from '../support/cluster.ts'
 import { password, uniqueEmail } from '../support/identity.ts'
 
 test('a user signs up and signs in through HAProxy across three replicas, and keeps working when one is killed', async ({
@@ -19,7 +20,7 @@ test('a user signs up and signs in through HAProxy across three replicas, and ke
   await page.getByLabel('Confirm password').fill(password)
   await page.getByRole('button', { name: 'Create account' }).click()
   await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
-  await page.goto(await confirmationLink(request, cluster.mailboxUrl, email))
+  await page.goto(await confirmationLink(request, cluster, email))
   const menu = page.getByRole('button', { name: 'Katherine Johnson, account menu' })
   await expect(menu).toBeVisible()
 

@@ -31,7 +31,7 @@ test('two promotes at once never lose one: the channel ends on one of them, with
   expect(refusal.error.code).toBe('conflict')
   expect(refusal.error.message).toMatch(
     new RegExp(
-      `^The stable channel of billing is at revision ${start.stable.revision + 1} \\(serving 1\\.[56]\\.0\\), not ${start.stable.revision}: someone moved it meanwhile\\. Check with "list" and try again\\.$`,
+      `^Changed by .+ at \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d UTC; reload to see it\\. The stable channel of billing is at revision ${start.stable.revision + 1} \\(serving 1\\.[56]\\.0\\), not ${start.stable.revision}, so nothing was applied\\.$`,
     ),
   )
   const afterCas = await api.state()

@@ -134,8 +134,12 @@ export async function startDeployStack(
       .poll(
         async () => {
           const response = await fetch(`${appUrl}/api/remotes`)
-          const body = (await response.json()) as { remotes: { name: string }[] }
-          return body.remotes
+          const body = (await response.json()) as {
+            remotes: { name: string }[]
+            restricted?: { name: string }[]
+          }
+          // A remote for operators only (the console) is listed as restricted to a visitor.
+          return [...body.remotes, ...(body.restricted ?? [])]
             .map((remote) => remote.name)
             .filter((name) => !isScratchRemote(name))
             .sort()

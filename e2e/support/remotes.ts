@@ -35,9 +35,9 @@ export function remoteFolders(): string[] {
 }
 
 /**
- * The remotes with a page in the navigation, in navigation order. Read from each one's
- * `vite.config.ts` (`defineRemoteConfig({ basePath, nav: { label, order } })`), which exists before
- * any build, so the list is known when the suite collects its tests.
+ * The remotes with a page in every signed-in visitor's navigation, in navigation order. Read from
+ * each one's `vite.config.ts` (`defineRemoteConfig({ basePath, nav: { label, order } })`), which
+ * exists before any build, so the list is known when the suite collects its tests.
  */
 export function navigableRemotes(): RemoteCase[] {
   const found: Array<RemoteCase & { order: number }> = []
@@ -45,6 +45,9 @@ export function navigableRemotes(): RemoteCase[] {
     const config = path.join(remotesDir, name, 'vite.config.ts')
     if (!existsSync(config)) continue
     const text = readFileSync(config, 'utf8')
+    // A remote for operators only (the console) is in no visitor's navigation; its own journeys
+    // cover it.
+    if (/audience:\s*'operators'/.test(text)) continue
     const basePath = /basePath:\s*'([^']+)'/.exec(text)?.[1]
     const nav = /nav:\s*\{\s*label:\s*'([^']+)',\s*order:\s*(-?\d+)/.exec(text)
     if (basePath === undefined || nav?.[1] === undefined) continue

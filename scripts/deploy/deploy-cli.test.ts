@@ -284,7 +284,7 @@ describe('npm run remote', () => {
     const stale = await remote(['promote', 'billing', '1.0.0', '--expect-revision', '0'])
     expect(stale.code).toBe(1)
     expect(stale.err[0]).toMatch(
-      /^refused \(conflict\): The stable channel of billing is at revision \d+/,
+      /^refused \(conflict\): Changed by billing team at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC; reload to see it\. The stable channel of billing is at revision \d+/,
     )
   })
 

@@ -36,6 +36,7 @@ describe('remote new', () => {
     expect(config).toContain("basePath: '/wiki'")
     expect(config).toContain("nav: { label: 'Wiki', order: 60 }")
     expect(config).toContain('slots: []')
+    expect(config).not.toMatch(/\bapi:/)
     const pkg = JSON.parse(await readFile(path.join(dir, 'wiki', 'package.json'), 'utf8')) as {
       name: string
       scripts: Record<string, string>
@@ -60,6 +61,10 @@ describe('remote new', () => {
     expect(plugin).toContain("slots: { 'home.card': WikiSlot }")
     const jwt = await readFile(path.join(dir, 'wiki', 'api/src/app.ts'), 'utf8')
     expect(jwt).toContain("audience: 'wiki'")
+    // The build writes it into the descriptor; publish is refused until the operator maps it.
+    const config = await readFile(path.join(dir, 'wiki', 'vite.config.ts'), 'utf8')
+    expect(config).toContain("api: { path: '/api/plugins/wiki' },")
+    expect(config).not.toContain('GAP')
   })
 
   it.each([

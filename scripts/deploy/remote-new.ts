@@ -147,7 +147,7 @@ async function templateFiles(dir: string, prefix = ''): Promise<string[]> {
 /** The files of the new remote, path → content, rendered in memory (nothing written yet). */
 export async function renderRemote(
   options: ScaffoldOptions,
-  context: { orders: number[]; descriptorHasApi: boolean },
+  context: { orders: number[] },
 ): Promise<Map<string, string>> {
   const label = options.name
     .split('-')
@@ -164,8 +164,6 @@ export async function renderRemote(
   const flags = {
     slot: options.slot !== null,
     api: options.withApi,
-    'api-descriptor': options.withApi && context.descriptorHasApi,
-    'no-api-descriptor': options.withApi && !context.descriptorHasApi,
   }
   const rendered = new Map<string, string>()
   for (const file of await templateFiles(templateDir)) {
@@ -194,17 +192,7 @@ export async function scaffoldRemote(
       `"${options.slot}" is not a slot of the host; the slots are ${slotNames.join(', ')}.`,
     )
   }
-  // The descriptor's `api` field (contracts) and the build option that writes it (remote-build)
-  // come with the BFF's plugin proxy; until both exist the vite config says where it goes.
-  const descriptor = await readFile(path.join(repoRoot, 'contracts/src/descriptor.ts'), 'utf8')
-  const build = await readFile(
-    path.join(repoRoot, 'tooling/remote-build/src/define-remote-config.ts'),
-    'utf8',
-  )
-  const files = await renderRemote(options, {
-    orders: existingRemotes(dir).orders,
-    descriptorHasApi: /^\s*api:/m.test(descriptor) && /\bapi\??:/.test(build),
-  })
+  const files = await renderRemote(options, { orders: existingRemotes(dir).orders })
   const target = path.join(dir, options.name)
   try {
     for (const [file, text] of files) {

@@ -11,6 +11,7 @@ import { startSupabaseEmulator } from '@tessera/emulators/supabase/node'
 import { ensureLocalTokens } from '../deploy/local-tokens.ts'
 import type { TokenIssuer } from '../deploy/local-tokens.ts'
 import { discoverRemotes, repoRoot } from './paths.ts'
+import { ensureFirstOperator } from './first-operator.ts'
 import { startPluginServices } from './plugin-services.ts'
 import { publishLocalBuilds } from './publish-local.ts'
 import { followRemoteFolders } from './remote-tokens.ts'
@@ -65,6 +66,8 @@ export interface RunningStack {
   cdnRoot: string
   /** Each remote's deploy token (also in `<dataDir>/deploy-tokens.json`). */
   deployTokens: Record<string, string>
+  /** The stack's first operator (also in `<dataDir>/operator.json`) and where to sign in. */
+  operator: { email: string; password: string; signInUrl: string }
   /**
    * Registers the local builds as served from another origin holding the same files (its origin
    * must be in `storageOrigins`): hosts then load remotes from there.
@@ -179,6 +182,12 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       ? await options.serveBff({ env: bffEnv, sql })
       : await startBff({ sql, env: bffEnv })
     closers.push(() => bff.close())
+    const operator = await ensureFirstOperator({
+      dataDir,
+      sql,
+      supabaseUrl: supabase.url,
+      serviceRoleKey: supabase.serviceRoleKey,
+    })
     // The stack's own publish goes through the deploy API like any team's (docs/decisions/009).
     const deployTokens = await ensureLocalTokens({
       dataDir,
@@ -213,6 +222,7 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       openaiUrl: openai.url,
       cdnRoot,
       deployTokens,
+      operator: { ...operator, signInUrl: `${appUrl}/auth/sign-in?next=%2Fconsole` },
       async serveRemotesFrom(cdnUrl) {
         await publishLocalBuilds({ apiUrl, cdnRoot, cdnUrl, tokens: deployTokens, log })
       },

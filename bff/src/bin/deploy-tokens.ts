@@ -17,6 +17,7 @@ import { openBffDatabase } from '../platform/database.ts'
 import { loadEnv } from '../platform/env.ts'
 import type { Env } from '../platform/env.ts'
 import { isMain } from '../platform/is-main.ts'
+import { cliActor } from '../modules/deploy/actor.ts'
 import { createDeployTokens } from '../modules/deploy/tokens.ts'
 import type { DeployTokenInfo } from '../modules/deploy/tokens.ts'
 
@@ -157,7 +158,12 @@ export async function runDeployTokensCommand(
   }
   const sql = await (deps.openDatabase ?? (async (e: Env) => (await openBffDatabase(e)).sql))(env)
   try {
-    const tokens = createDeployTokens({ sql, clock: systemClock })
+    // Audited as `cli:<the system user>`.
+    const tokens = createDeployTokens({
+      sql,
+      clock: systemClock,
+      actor: cliActor(deps.env.USER ?? deps.env.USERNAME),
+    })
     switch (command.name) {
       case 'issue': {
         const issued = await tokens.issue(command.remote, command.label)

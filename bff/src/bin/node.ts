@@ -166,7 +166,10 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
   let proxiedSource: (socket: Socket) => string | undefined = () => undefined
   const background = new AbortController()
   const app = createApp({
-    background: { signal: background.signal, sweepEveryMs: 60_000 },
+    background: {
+      signal: background.signal,
+      sweepEveryMs: env.ASSISTANT_HOLD_SWEEP_SECONDS * 1000,
+    },
     readiness,
     env,
     logger,
@@ -284,7 +287,11 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
     hub,
     telemetry,
     sql,
-    deployTokens: createDeployTokens({ sql, clock }),
+    deployTokens: createDeployTokens({
+      sql,
+      clock,
+      actor: { source: 'cli', userId: null, label: 'local stack' },
+    }),
     readiness,
     close,
     drain,

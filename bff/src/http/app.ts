@@ -30,6 +30,7 @@ import { createAssistant } from '../modules/assistant/assistant.ts'
 import { createChatModel } from '../modules/assistant/model.ts'
 import { createAuthEvents } from '../modules/identity/auth-events.ts'
 import { createCanaryGuard } from '../modules/deploy/canary-monitor.ts'
+import { createConsole } from '../modules/console/console.ts'
 import { createDeployService } from '../modules/deploy/deploy-service.ts'
 import { createDeployTokens } from '../modules/deploy/tokens.ts'
 import { createBuildVerifier } from '../modules/deploy/verify-build.ts'
@@ -85,7 +86,7 @@ export function createApp(deps: AppDeps) {
     clock,
     logger,
     env,
-    shared: deps.sharedLimits,
+    shared: deps.sharedLimits ?? (env.SHARED_LIMITS ? undefined : false),
   })
   const overrides = createRemoteOverrides({
     origins: env.REMOTE_OVERRIDE_ORIGINS,
@@ -98,6 +99,8 @@ export function createApp(deps: AppDeps) {
       reader: snapshotReader,
       secureCookies: env.SESSION_COOKIE_SECURE,
       onCanaryServed: (remote, version, subject) => canaryMonitor.served(remote, version, subject),
+      // Remotes for operators only are left out of everyone else's snapshot.
+      isOperator: (userId) => operatorConsole.roles.isOperator(userId),
     }),
     overrides,
   )
@@ -119,6 +122,18 @@ export function createApp(deps: AppDeps) {
           onChange: () => undefined,
           inTransaction: (tx) => publishRegistryChange({ bus, invalidations, clock }, tx),
         }),
+  })
+  const operatorConsole = createConsole({
+    sql: deps.db,
+    clock,
+    logger,
+    env,
+    deploy,
+    invalidations,
+    counters,
+    namespace: deps.sharedLimits === false ? undefined : deps.sharedLimits?.namespace,
+    version: deps.version ?? BFF_VERSION,
+    background: deps.background?.signal,
   })
   const events = createAuthEvents(bus, clock, logger)
   const sessions = createSessions({
@@ -162,6 +177,7 @@ export function createApp(deps: AppDeps) {
     publicOrigin: env.PUBLIC_ORIGIN,
     clientKey: deps.clientKey,
     entitlements: (claims) => billing.entitlements(claims),
+    rolesOf: (userId) => operatorConsole.roles.rolesOf(userId),
   }
   let pluginKeys: Promise<PluginSigningKeys> | undefined
   const readPluginKeys = () =>
@@ -196,6 +212,7 @@ export function createApp(deps: AppDeps) {
       firstTokenTimeoutMs: env.ASSISTANT_FIRST_TOKEN_TIMEOUT_MS,
       idleTimeoutMs: env.ASSISTANT_IDLE_TIMEOUT_MS,
       maxAnswerMs: env.ASSISTANT_MAX_ANSWER_SECONDS * 1000,
+      abandonedAfterMs: env.ASSISTANT_ABANDONED_HOLD_SECONDS * 1000,
       maxAnswerTokens: env.ASSISTANT_MAX_ANSWER_TOKENS,
       historyMessages: env.ASSISTANT_HISTORY_MESSAGES,
       historyChars: env.ASSISTANT_HISTORY_CHARS,
@@ -275,12 +292,9 @@ export function createApp(deps: AppDeps) {
         ratePerMinute: env.TELEMETRY_RATE_LIMIT,
         limiters,
         clientKey: deps.clientKey,
-        onReport: createCanaryGuard({
-          monitor: canaryMonitor,
-          reader: snapshotReader,
-          snapshots,
-          deploy,
-        }),
+        onReport: operatorConsole.countingErrors(
+          createCanaryGuard({ monitor: canaryMonitor, reader: snapshotReader, snapshots, deploy }),
+        ),
       }),
     )
     .route(
@@ -320,6 +334,7 @@ export function createApp(deps: AppDeps) {
         clientKey: deps.clientKey,
       }),
     )
+    .route('/api/console', operatorConsole.routes())
 }
 
 /** Every route of the BFF, for the typed client: `hc<AppType>(baseUrl)`. */

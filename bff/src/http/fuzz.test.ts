@@ -21,6 +21,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { createStripeClients } from '../modules/billing/stripe-client.ts'
 import { createDeployTokens } from '../modules/deploy/tokens.ts'
+import { cliActor } from '../modules/deploy/actor.ts'
+import { createOperatorRoles } from '../modules/console/operator-roles.ts'
 import { overrideBodySchema } from '../modules/registry/remote-overrides.ts'
 import { TEST_ORIGIN } from '../testing/app.ts'
 import { startAssistantTestApp } from '../testing/assistant.ts'
@@ -146,6 +148,11 @@ beforeAll(async () => {
   }
   deployToken = (await createDeployTokens({ sql: t.db, clock: t.clock }).issue('billing', 'fuzz'))
     .token
+  // The owner is an operator, so the console's routes are swept past their guard too.
+  await createOperatorRoles({ sql: t.db, clock: t.clock }).grant(
+    userOf('owner').email,
+    cliActor('fuzz'),
+  )
 }, databaseSetupTimeout)
 afterAll(() => t.finish())
 

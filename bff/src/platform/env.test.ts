@@ -174,6 +174,26 @@ describe('loadEnv for identity', () => {
     )
   })
 
+  it('refuses an abandoned-hold time a live answer could reach, and takes a longer one', () => {
+    expect(() =>
+      loadEnv({ ASSISTANT_MAX_ANSWER_SECONDS: '12', ASSISTANT_ABANDONED_HOLD_SECONDS: '30' }),
+    ).toThrow(/ASSISTANT_ABANDONED_HOLD_SECONDS \(must be more than .* \(32 s\)\)/)
+    const env = loadEnv({
+      ASSISTANT_MAX_ANSWER_SECONDS: '12',
+      ASSISTANT_FIRST_TOKEN_TIMEOUT_MS: '4000',
+      ASSISTANT_ABANDONED_HOLD_SECONDS: '17',
+      ASSISTANT_HOLD_SWEEP_SECONDS: '1',
+    })
+    expect(env).toMatchObject({
+      ASSISTANT_ABANDONED_HOLD_SECONDS: 17,
+      ASSISTANT_HOLD_SWEEP_SECONDS: 1,
+    })
+    expect(loadEnv({})).toMatchObject({
+      ASSISTANT_ABANDONED_HOLD_SECONDS: 360,
+      ASSISTANT_HOLD_SWEEP_SECONDS: 60,
+    })
+  })
+
   it('refuses a refresh margin inside supabase-js’s own 90 s', () => {
     expect(() => loadEnv({ SESSION_REFRESH_MARGIN_SECONDS: '60' })).toThrow(
       /SESSION_REFRESH_MARGIN_SECONDS/,

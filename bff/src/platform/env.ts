@@ -167,6 +167,11 @@ const envSchema = z.object({
    * counts) may wait for the database before this process counts on its own instead (ms).
    */
   SHARED_LIMIT_TIMEOUT_MS: positiveInt.default(200),
+  /**
+   * `false` counts every limit in this process alone, as before decision 019: for one replica
+   * only (N replicas would each allow the whole limit). The benchmarks compare the two.
+   */
+  SHARED_LIMITS: flag.default(true),
   SSE_HEARTBEAT_MS: positiveInt.default(15000),
   /**
    * How long live events are kept for tabs that reconnect (Last-Event-ID); a tab that was away
@@ -296,6 +301,14 @@ const envSchema = z.object({
    * BFF's holds counts on no answer lasting longer (modules/assistant/quota.ts).
    */
   ASSISTANT_MAX_ANSWER_SECONDS: positiveInt.max(300).default(300),
+  /**
+   * A hold (and its answer, still `streaming`) older than this can only belong to a BFF that died
+   * mid-answer: the sweep releases it uncharged and the answer reads as interrupted. Longer than
+   * ASSISTANT_MAX_ANSWER_SECONDS plus the first-token timeout, the same on every replica.
+   */
+  ASSISTANT_ABANDONED_HOLD_SECONDS: positiveInt.default(360),
+  /** How often each BFF sweeps the holds of BFFs that died mid-answer (seconds). */
+  ASSISTANT_HOLD_SWEEP_SECONDS: positiveInt.default(60),
   /** The longest answer (tokens); each send reserves this much against the plan until it ends. */
   ASSISTANT_MAX_ANSWER_TOKENS: positiveInt.default(1024),
   /** Earlier messages sent with each question: at most this many, and this many characters. */
@@ -403,6 +416,18 @@ export function loadEnv(
         message: 'must be set when its service is not the local stand-in',
       })),
     )
+  }
+  // A live answer's hold must never look abandoned: it lasts up to the first-token timeout (the
+  // model's request, moderation before it) and then the longest answer.
+  const longestHoldSeconds =
+    env.ASSISTANT_MAX_ANSWER_SECONDS + Math.ceil(env.ASSISTANT_FIRST_TOKEN_TIMEOUT_MS / 1000)
+  if (env.ASSISTANT_ABANDONED_HOLD_SECONDS <= longestHoldSeconds) {
+    throw new EnvError([
+      {
+        key: 'ASSISTANT_ABANDONED_HOLD_SECONDS',
+        message: `must be more than ASSISTANT_MAX_ANSWER_SECONDS plus the first-token timeout (${longestHoldSeconds} s)`,
+      },
+    ])
   }
   // A key made per process would differ between replicas and vanish with each deploy: outside the
   // local stack, plugin upstreams need the operator's key.

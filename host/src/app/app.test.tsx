@@ -136,6 +136,24 @@ describe('App', () => {
     expect(loadModule).not.toHaveBeenCalled()
   })
 
+  it('answers a restricted remote’s page with not allowed, without a nav entry or its code', async () => {
+    const restricted: RegistrySnapshot = {
+      ...navOnly,
+      restricted: [{ name: 'console', basePath: '/console' }],
+    }
+    const { loadModule } = boot('/console/remotes/billing', [() => Response.json(restricted)])
+    expect(await screen.findByRole('heading', { level: 1, name: 'Not allowed' })).toBeTruthy()
+    expect(screen.getByText(/for Tessera's operators only/)).toBeTruthy()
+    expect(screen.getByRole('link', { name: 'Go to the start page' }).getAttribute('href')).toBe(
+      '/assistant',
+    )
+    const nav = screen.getByRole('navigation', { name: 'Main' })
+    expect(within(nav).queryByRole('link', { name: 'Console' })).toBeNull()
+    expect(screen.queryByRole('heading', { name: 'Page not found' })).toBeNull()
+    expect(document.title).toBe('Not allowed · Tessera')
+    expect(loadModule).not.toHaveBeenCalled()
+  })
+
   it('loads the header slots at boot and a route only when it is shown', async () => {
     const { loadModule } = boot('/billing', [() => Response.json(withSlots)])
     expect(await screen.findByRole('heading', { name: 'billing page' })).toBeTruthy()

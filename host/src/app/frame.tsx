@@ -22,6 +22,7 @@ import { ThemeToggle } from '../features/theme/theme-toggle.tsx'
 import { ToastRegion } from '../features/toasts/toast-region.tsx'
 import { interceptPluginLinks, isPlainLeftClick } from '../lib/router/links.ts'
 import { matchRoute, navRemotes } from '../lib/router/match-route.ts'
+import { NotAllowedPage } from './not-allowed-page.tsx'
 import { NotFoundPage } from './not-found-page.tsx'
 import { fetchSnapshot } from './snapshot.ts'
 import type { Kernel } from './kernel.ts'
@@ -82,8 +83,8 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
   const { router } = kernel
   const location = useSyncExternalStore(router.subscribe, router.current)
   const match = useMemo(
-    () => matchRoute(location.pathname, snapshot.remotes),
-    [location.pathname, snapshot.remotes],
+    () => matchRoute(location.pathname, snapshot.remotes, snapshot.restricted),
+    [location.pathname, snapshot.remotes, snapshot.restricted],
   )
   const [menuOpen, setMenuOpen] = useState(false)
   const mainRef = useRef<HTMLElement>(null)
@@ -105,9 +106,11 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
         ? remoteLabel(match.remote)
         : match.kind === 'not-found'
           ? 'Page not found'
-          : match.kind === 'home'
-            ? 'Home'
-            : null
+          : match.kind === 'not-allowed'
+            ? 'Not allowed'
+            : match.kind === 'home'
+              ? 'Home'
+              : null
     document.title = page ? `${page} · Tessera` : 'Tessera'
   }, [match])
 
@@ -206,6 +209,9 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
         {match.kind === 'home' && <HomePage remotes={snapshot.remotes} session={kernel.session} />}
         {match.kind === 'not-found' && (
           <NotFoundPage pathname={match.pathname} homePath={homePath} onNavigate={navigate} />
+        )}
+        {match.kind === 'not-allowed' && (
+          <NotAllowedPage homePath={homePath} onNavigate={navigate} />
         )}
         {match.kind === 'empty' && (
           <section className="host-page-message">

@@ -15,6 +15,7 @@ const options = {
   basePath: '/sample',
   nav: { label: 'Sample', order: 1 },
   slots: [],
+  api: { path: '/api/plugins/sample' },
   root: fixture,
 } as const
 
@@ -64,6 +65,7 @@ describe('a remote built with defineRemoteConfig', () => {
       basePath: '/sample',
       nav: { label: 'Sample', order: 1 },
       entry: 'assets/remoteEntry.js',
+      api: { path: '/api/plugins/sample' },
     })
     expect(files.has('assets/remoteEntry.js')).toBe(true)
     expect(descriptor.shared.react).toMatch(/^\d+\.\d+\.\d+$/)
@@ -169,5 +171,14 @@ describe('defineRemoteConfig', () => {
     expect(() => defineRemoteConfig({ ...options, slots: [], name: 'billing' })).toThrow(
       /does not match its package "@tessera\/sample"/,
     )
+  })
+
+  it('refuses an API path that is not the remote’s own, before building anything', () => {
+    expect(() =>
+      defineRemoteConfig({ ...options, slots: [], api: { path: '/api/plugins/billing' } }),
+    ).toThrow(/served under its own name, so write api: \{ path: '\/api\/plugins\/sample' \}/)
+    expect(() =>
+      defineRemoteConfig({ ...options, slots: [], api: { path: 'http://127.0.0.1:9101' } }),
+    ).toThrow(/api: \{ path: '\/api\/plugins\/sample' \}/)
   })
 })

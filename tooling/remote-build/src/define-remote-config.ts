@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import federation from '@originjs/vite-plugin-federation'
 import react from '@vitejs/plugin-react'
 import type { UserConfig } from 'vite'
-import type { SlotName } from '@tessera/contracts'
+import { pluginApiPath, pluginApiSchema, type SlotName } from '@tessera/contracts'
 import { descriptorPlugin } from './descriptor.ts'
 import { federationOutputPlugin } from './federation-output.ts'
 import { hostProvidedSharedPlugin, NO_LOCAL_COPY } from './host-provided-shared.ts'
@@ -22,6 +22,17 @@ export interface RemoteBuildOptions {
   slots: SlotName[]
   /** Pages visitors may open signed out, under `basePath` (`/plans`); default: none. */
   publicPaths?: string[]
+  /**
+   * The remote's own API, which the BFF serves at `/api/plugins/<name>` from the upstream the
+   * operator maps (`PLUGIN_UPSTREAMS`): written to the descriptor, where publish and the registry
+   * read it. Absent: the remote has no API.
+   */
+  api?: { path: string }
+  /**
+   * Who the remote is for: `everyone` (the default) or `operators`, whose remote only operators'
+   * snapshots list (the console). Written to the descriptor.
+   */
+  audience?: 'everyone' | 'operators'
   /** The remote's folder (holding its package.json): `new URL('.', import.meta.url)` or a path. */
   root: string | URL
 }
@@ -56,6 +67,15 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
     throw new Error(
       `Remote name "${options.name}" does not match its package "${pkg.name}": name the federation remote after the package.`,
     )
+  }
+
+  if (options.api !== undefined) {
+    const expected = pluginApiPath(options.name)
+    if (!pluginApiSchema.safeParse(options.api).success || options.api.path !== expected) {
+      throw new Error(
+        `Remote "${options.name}" declares its API at ${JSON.stringify(options.api.path)}: a remote's API is served under its own name, so write api: { path: '${expected}' }.`,
+      )
+    }
   }
 
   // The versions the remote is built and tested against are the ones installed beside it.
@@ -106,6 +126,8 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
         nav: options.nav,
         slots: options.slots,
         ...(options.publicPaths ? { publicPaths: options.publicPaths } : {}),
+        ...(options.api ? { api: { path: options.api.path } } : {}),
+        ...(options.audience ? { audience: options.audience } : {}),
         shared: { react: reactVersion, 'react-dom': reactDomVersion },
       }),
     ],

@@ -111,6 +111,23 @@ describe('buildDescriptor', () => {
     )
   })
 
+  it('records the remote’s own API, and only under its own name', () => {
+    const descriptor = buildDescriptor({ ...facts, api: { path: '/api/plugins/billing' } }, files)
+    expect(descriptor.api).toEqual({ path: '/api/plugins/billing' })
+    expect(buildDescriptor(facts, files).api).toBeUndefined()
+    expect(() => buildDescriptor({ ...facts, api: { path: '/api/plugins/notes' } }, files)).toThrow(
+      /api\.path: must be \/api\/plugins\/billing/,
+    )
+    expect(() =>
+      buildDescriptor({ ...facts, api: { path: 'https://evil.example' } }, files),
+    ).toThrow(/api\.path/)
+  })
+
+  it('records a remote for operators only, and leaves the audience out for everyone', () => {
+    expect(buildDescriptor({ ...facts, audience: 'operators' }, files).audience).toBe('operators')
+    expect(buildDescriptor(facts, files).audience).toBeUndefined()
+  })
+
   it('records a slot-less, nav-less remote', () => {
     const descriptor = buildDescriptor({ ...facts, nav: null, slots: [] }, files, new Date(0))
     expect(descriptor.nav).toBeNull()

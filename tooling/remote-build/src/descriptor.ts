@@ -23,6 +23,10 @@ export interface RemoteFacts {
   publicPaths?: string[]
   /** Versions of the shared singletons the build was made against. */
   shared: Record<string, string>
+  /** The remote's own API through the BFF (`/api/plugins/<name>`); absent: it has none. */
+  api?: { path: string }
+  /** Who the remote is for; absent: everyone. */
+  audience?: 'everyone' | 'operators'
 }
 
 export type RemoteFile = RemoteDescriptor['files'][number]
@@ -71,6 +75,8 @@ export function buildDescriptor(
     files,
     ...(preload ? { preload } : {}),
     builtAt: builtAt.toISOString(),
+    ...(facts.api ? { api: facts.api } : {}),
+    ...(facts.audience ? { audience: facts.audience } : {}),
   }
   const parsed = remoteDescriptorSchema.safeParse(candidate)
   if (!parsed.success) {

@@ -20,8 +20,9 @@ export { SYSTEM_PROMPT } from './send.ts'
 
 export function createAssistant(deps: AssistantDeps) {
   const { sql, bus, clock, logger } = deps
-  const store: AssistantStore = createAssistantStore(sql)
-  const quota: Quota = createQuota(sql)
+  const abandonedAfter = deps.settings.abandonedAfterMs ?? abandonedAfterMs
+  const store: AssistantStore = createAssistantStore(sql, { abandonedAfterMs: abandonedAfter })
+  const quota: Quota = createQuota(sql, { abandonedAfterMs: abandonedAfter })
   const announce = (sender: Sender, counters: UsageCounters, limit: number, period: UsagePeriod) =>
     publishUsage({ bus, clock, logger }, sender.userId, usageOf(counters, limit, period))
   const checks = createSendChecks({ ...deps, store, quota })
@@ -62,10 +63,11 @@ export function createAssistant(deps: AssistantDeps) {
 
     /**
      * Releases, uncharged, every hold older than any answer can stream: the holds of a BFF that
-     * died mid-answer. Every BFF runs it every minute (bin/node.ts); the tokens released.
+     * died mid-answer. Every BFF runs it every ASSISTANT_HOLD_SWEEP_SECONDS (bin/node.ts); the
+     * tokens released.
      */
     async releaseAbandonedHolds(): Promise<number> {
-      const released = await quota.releaseStale(null, abandonedAfterMs)
+      const released = await quota.releaseStale(null, abandonedAfter)
       if (released > 0) logger.info('released abandoned holds', { tokens: released })
       return released
     },

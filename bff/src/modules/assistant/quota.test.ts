@@ -214,6 +214,25 @@ describe('the monthly token quota', () => {
     expect(await quota.settle(held.id, 900)).toBeNull()
   })
 
+  it('counts a hold as abandoned after the configured time, not the default', async () => {
+    // A deployment whose answers last at most a few seconds (ASSISTANT_ABANDONED_HOLD_SECONDS).
+    const quick = createQuota(sql, { abandonedAfterMs: 10_000 })
+    const user = await newUser()
+    const held = await quick.reserve({ userId: user, period: november, limit: 1000, tokens: 900 })
+    if (!held.ok) throw new Error('expected a reservation')
+    await sql.query(
+      `update assistant_reservations set created_at = now() - interval '11 seconds' where id = $1`,
+      [held.id],
+    )
+    // The default would still wait for the dead answer; the configured time frees it.
+    expect(
+      (await quota.reserve({ userId: user, period: november, limit: 1000, tokens: 200 })).ok,
+    ).toBe(false)
+    const next = await quick.reserve({ userId: user, period: november, limit: 1000, tokens: 200 })
+    expect(next).toMatchObject({ ok: true, counters: { used: 0, reserved: 200 } })
+    expect(await quick.settle(held.id, 900)).toBeNull()
+  })
+
   it('releases, uncharged, every user’s holds older than any answer can stream, and no newer one', async () => {
     const ada = await newUser()
     const bob = await newUser()

@@ -17,8 +17,8 @@ export const MAX_ANSWER_MS = 5 * 60 * 1000
 
 /**
  * After this long, an answer still `streaming` (and its hold) can only belong to a BFF that died
- * mid-answer. Every BFF's sweep (hold-sweep.ts) releases such holds uncharged, and the answer
- * reads as interrupted.
+ * mid-answer. Every BFF's sweep (`releaseAbandonedHolds`) releases such holds uncharged, and the
+ * answer reads as interrupted. The default; ASSISTANT_ABANDONED_HOLD_SECONDS sets it.
  */
 export const abandonedAfterMs = MAX_ANSWER_MS + 60 * 1000
 
@@ -150,7 +150,8 @@ const reserveStatement = reusableStatement(
  * (which also records the reservation, in the same statement); Postgres's row lock makes parallel
  * reservations queue on the row and re-check the condition, so together they never pass the limit.
  */
-export function createQuota(sql: Sql): Quota {
+export function createQuota(sql: Sql, options: { abandonedAfterMs?: number } = {}): Quota {
+  const abandonedAfter = options.abandonedAfterMs ?? abandonedAfterMs
   const tryReserve = async (
     userId: string,
     period: UsagePeriod,
@@ -207,7 +208,7 @@ export function createQuota(sql: Sql): Quota {
         await createRow(userId, period, limit)
         row = await attempt()
       }
-      if (row === undefined && (await quota.releaseStale(userId, abandonedAfterMs)) > 0)
+      if (row === undefined && (await quota.releaseStale(userId, abandonedAfter)) > 0)
         row = await attempt()
       if (row === undefined) return { ok: false, counters: await readAsOwner(userId, period) }
       return { ok: true, id, tokens: row.tokens, counters: countersOf(row) }

@@ -23,6 +23,8 @@ export interface AssistantSettings {
   idleTimeoutMs: number
   /** The longest an answer may stream (default MAX_ANSWER_MS); the BFF stops it there. */
   maxAnswerMs?: number
+  /** A hold older than this belongs to a BFF that died mid-answer (default: quota.ts). */
+  abandonedAfterMs?: number
   maxAnswerTokens: number
   historyMessages: number
   historyChars: number

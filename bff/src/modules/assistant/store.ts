@@ -16,8 +16,9 @@ export { chatMessageOf, conversationOf, titleFrom, UNTITLED } from './rows.ts'
 
 /** The most messages one conversation lists (the newest, oldest first). */
 const MESSAGE_LIST_LIMIT = 1000
-const abandonedAnswer = raw<boolean>`status = 'streaming'
-  and created_at < now() - make_interval(secs => ${abandonedAfterMs / 1000})`
+/** An answer still `streaming` after `afterMs`: its BFF died mid-answer (quota.ts). */
+const abandonedAnswer = (afterMs: number) => raw<boolean>`status = 'streaming'
+  and created_at < now() - make_interval(secs => ${afterMs / 1000})`
 
 /** A conversation as stored: no title until one is given. */
 export type StoredConversation = Omit<Conversation, 'title'> & { title: string | null }
@@ -107,7 +108,11 @@ const loadForSendStatement = reusableStatement(
 const readOnly = { readOnly: true }
 
 /** Conversations and messages, read and written as the user (`withUser`): RLS decides. */
-export function createAssistantStore(sql: Sql): AssistantStore {
+export function createAssistantStore(
+  sql: Sql,
+  options: { abandonedAfterMs?: number } = {},
+): AssistantStore {
+  const abandonedAfter = options.abandonedAfterMs ?? abandonedAfterMs
   const selectConversation = (claims: UserClaims, id: string) =>
     queries
       .selectFrom('assistant_conversations')
@@ -204,7 +209,7 @@ export function createAssistantStore(sql: Sql): AssistantStore {
             queries
               .selectFrom('assistant_messages')
               .select(messageColumns)
-              .select(abandonedAnswer.as('abandoned'))
+              .select(abandonedAnswer(abandonedAfter).as('abandoned'))
               .where('conversation_id', '=', id)
               .orderBy('seq', 'desc')
               .limit(MESSAGE_LIST_LIMIT),

@@ -6,9 +6,12 @@
 import {
   ApiError,
   compatibilityProblems,
+  deployEventKinds,
   remoteDescriptorSchema,
+  type AuditKind,
   type ChannelChange,
   type ChannelState,
+  type ConsoleConflictDetails,
   type DeployChannel,
   type DeployEvent,
   type DeployEventKind,
@@ -17,6 +20,8 @@ import {
 import type { SqlQueryable } from '@tessera/db/sql'
 import type { Clock } from '../../platform/clock.ts'
 import { execute, queries } from '../../platform/db/query.ts'
+import { auditFieldsOf } from './actor.ts'
+import type { AuditActor } from './actor.ts'
 
 /** What the host runs: builds for another contract or React major are refused. */
 export interface HostCompatibility {
@@ -32,7 +37,7 @@ export type ChannelRow = {
   updated_at: Date
 }
 
-function toState(row: ChannelRow): ChannelState {
+export function toState(row: ChannelRow): ChannelState {
   return {
     channel: row.channel,
     version: row.version,
@@ -42,11 +47,49 @@ function toState(row: ChannelRow): ChannelState {
   }
 }
 
-/** A move that lost the race, or was made against a revision that is not current any more. */
-function revisionConflict(remote: string, current: ChannelRow, expected: number): ApiError {
+/** The kinds of event that move each channel (a promote that stops the canary logs that too). */
+const channelKinds: Record<DeployChannel, DeployEventKind[]> = {
+  stable: ['promoted', 'rolled_back'],
+  canary: ['canary_started', 'canary_stopped', 'canary_auto_rolled_back'],
+}
+
+/** A time as the conflict sentence shows it: to the second, in UTC. */
+export function conflictTime(iso: string): string {
+  return `${iso.slice(0, 19).replace('T', ' ')} UTC`
+}
+
+/**
+ * A move that lost the race, or was made against a revision that is not current any more: says
+ * who moved the channel last and when (`ConsoleConflictDetails`), for the console and the CLI.
+ */
+async function revisionConflict(
+  tx: SqlQueryable,
+  remote: string,
+  current: ChannelRow,
+  expected: number,
+): Promise<ApiError> {
+  const { rows } = await execute(
+    queries
+      .selectFrom('remote_deploy_events')
+      .select(['actor', 'created_at'])
+      .where('remote_name', '=', remote)
+      .where('kind', 'in', channelKinds[current.channel])
+      .orderBy('id', 'desc')
+      .limit(1),
+    tx,
+  )
+  const last = rows[0]
+  const details: ConsoleConflictDetails = {
+    remote,
+    channel: current.channel,
+    expectedRevision: expected,
+    revision: current.revision,
+    changedBy: last?.actor ?? null,
+    changedAt: (last?.created_at ?? current.updated_at).toISOString(),
+  }
   return new ApiError('conflict', {
-    message: `The ${current.channel} channel of ${remote} is at revision ${current.revision} (serving ${current.version ?? 'nothing'}), not ${expected}: someone moved it meanwhile. Check with "list" and try again.`,
-    details: { reason: 'revision_changed', current: toState(current) },
+    message: `Changed by ${details.changedBy ?? 'someone else'} at ${conflictTime(details.changedAt ?? '')}; reload to see it. The ${current.channel} channel of ${remote} is at revision ${current.revision} (serving ${current.version ?? 'nothing'}), not ${expected}, so nothing was applied.`,
+    details: { reason: 'revision_changed', current: toState(current), ...details },
   })
 }
 
@@ -102,23 +145,24 @@ export function createChannelStore(deps: { clock: Clock; host: HostCompatibility
     )
     const row = rows[0]
     // Only possible when another transaction moved it between our read and write.
-    if (row === undefined) throw revisionConflict(remote, from, from.revision)
+    if (row === undefined) throw await revisionConflict(tx, remote, from, from.revision)
     return row
   }
 
   const logEvent = async (
     tx: SqlQueryable,
     event: {
-      remote: string
-      kind: DeployEventKind
+      /** Null only for a change of the operator role. */
+      remote: string | null
+      kind: AuditKind
       version: string | null
       fromVersion?: string | null
       percentage?: number | null
-      actor: string
-      tokenId?: string | null
+      by: AuditActor
       details?: Record<string, unknown>
     },
   ): Promise<void> => {
+    const who = auditFieldsOf(event.by)
     await execute(
       queries.insertInto('remote_deploy_events').values({
         remote_name: event.remote,
@@ -126,8 +170,10 @@ export function createChannelStore(deps: { clock: Clock; host: HostCompatibility
         version: event.version,
         from_version: event.fromVersion ?? null,
         percentage: event.percentage ?? null,
-        actor: event.actor,
-        token_id: event.tokenId ?? null,
+        actor: who.actor,
+        token_id: who.tokenId,
+        operator_id: who.operatorId,
+        source: who.source,
         details: JSON.stringify(event.details ?? {}),
         created_at: now(),
       }),
@@ -173,9 +219,14 @@ export function createChannelStore(deps: { clock: Clock; host: HostCompatibility
     return row
   }
 
-  const checkExpected = (remote: string, row: ChannelRow, expected: number | undefined) => {
+  const checkExpected = async (
+    tx: SqlQueryable,
+    remote: string,
+    row: ChannelRow,
+    expected: number | undefined,
+  ) => {
     if (expected !== undefined && expected !== row.revision) {
-      throw revisionConflict(remote, row, expected)
+      throw await revisionConflict(tx, remote, row, expected)
     }
   }
 
@@ -242,6 +293,7 @@ export function createChannelStore(deps: { clock: Clock; host: HostCompatibility
             'created_at',
           ])
           .where('remote_name', '=', remote)
+          .where('kind', 'in', [...deployEventKinds])
           .orderBy('id', 'desc')
           .limit(20),
         sql,
@@ -275,7 +327,7 @@ export function createChannelStore(deps: { clock: Clock; host: HostCompatibility
       })),
       events: events.rows.map((row): DeployEvent => ({
         id: row.id,
-        kind: row.kind,
+        kind: row.kind as DeployEventKind,
         version: row.version,
         fromVersion: row.from_version,
         percentage: row.percentage,

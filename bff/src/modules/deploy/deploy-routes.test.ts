@@ -356,8 +356,17 @@ describe('channels', () => {
     expect(statuses).toEqual([200, 409])
     const loser = one?.status === 409 ? one : two
     const error = await errorOf(loser as Response)
-    expect(error.details).toMatchObject({ reason: 'revision_changed' })
-    expect(error.message).toMatch(/someone moved it meanwhile/)
+    expect(error.details).toMatchObject({
+      reason: 'revision_changed',
+      remote: 'pay',
+      channel: 'stable',
+      expectedRevision: stable.revision,
+      revision: stable.revision + 1,
+      changedBy: expect.any(String),
+    })
+    expect(error.message).toMatch(
+      /^Changed by .+ at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC; reload to see it\. /,
+    )
     const after = await state(pay, 'pay')
     expect(after.stable.revision).toBe(stable.revision + 1)
     const promotes = after.events.filter((event) => event.kind === 'promoted')

@@ -19,6 +19,7 @@ import { createChannelStore } from './channel-store.ts'
 import type { HostCompatibility } from './channel-store.ts'
 import { createVersionRegistration } from './register-version.ts'
 import type { Deployer } from './tokens.ts'
+import type { DeployActor } from './actor.ts'
 import type { BuildVerifier } from './verify-build.ts'
 
 export type { HostCompatibility } from './channel-store.ts'
@@ -40,23 +41,23 @@ export interface DeployService {
     body: RegisterVersionBody,
   ): Promise<{ status: 200 | 201; result: RegisterVersionResponse }>
   promote(
-    deployer: Deployer,
+    deployer: DeployActor,
     remote: string,
     input: { version: string; expectedRevision?: number | undefined },
   ): Promise<ChannelChange>
   startCanary(
-    deployer: Deployer,
+    deployer: DeployActor,
     remote: string,
     input: { version: string; percentage: number; expectedRevision?: number | undefined },
   ): Promise<ChannelChange>
   stopCanary(
-    deployer: Deployer,
+    deployer: DeployActor,
     remote: string,
     input: { expectedRevision?: number | undefined },
   ): Promise<ChannelChange>
   /** Moves stable back to the previous good version and withdraws the one it leaves. */
   rollback(
-    deployer: Deployer,
+    deployer: DeployActor,
     remote: string,
     input: { expectedRevision?: number | undefined },
   ): Promise<ChannelChange>
@@ -118,7 +119,7 @@ export function createDeployService(deps: {
     async promote(deployer, remote, input) {
       return committed(async (tx) => {
         const stable = await lockChannel(tx, remote, 'stable')
-        checkExpected(remote, stable, input.expectedRevision)
+        await checkExpected(tx, remote, stable, input.expectedRevision)
         await requireVersion(tx, remote, input.version)
         const canary = await lockChannel(tx, remote, 'canary')
         if (stable.version === input.version) return change(remote, stable, stable)
@@ -145,8 +146,7 @@ export function createDeployService(deps: {
           kind: 'promoted',
           version: input.version,
           fromVersion: stable.version,
-          actor: deployer.label,
-          tokenId: deployer.tokenId,
+          by: deployer,
         })
         // A canary of the version now stable has nothing left to compare.
         if (canary.version === input.version) {
@@ -156,8 +156,7 @@ export function createDeployService(deps: {
             kind: 'canary_stopped',
             version: input.version,
             fromVersion: canary.version,
-            actor: deployer.label,
-            tokenId: deployer.tokenId,
+            by: deployer,
             details: { reason: 'promoted to stable' },
           })
         }
@@ -170,7 +169,7 @@ export function createDeployService(deps: {
         // Locks are always taken stable first, then canary (as promote does): no deadlock.
         const stable = (await lockChannel(tx, remote, 'stable')).version
         const canary = await lockChannel(tx, remote, 'canary')
-        checkExpected(remote, canary, input.expectedRevision)
+        await checkExpected(tx, remote, canary, input.expectedRevision)
         await requireVersion(tx, remote, input.version)
         if (stable === null) {
           throw new ApiError('conflict', {
@@ -197,8 +196,7 @@ export function createDeployService(deps: {
           version: input.version,
           fromVersion: canary.version,
           percentage: input.percentage,
-          actor: deployer.label,
-          tokenId: deployer.tokenId,
+          by: deployer,
           details: { stable, previousPercentage: canary.percentage },
         })
         return change(remote, canary, after)
@@ -208,7 +206,7 @@ export function createDeployService(deps: {
     async stopCanary(deployer, remote, input) {
       return committed(async (tx) => {
         const canary = await lockChannel(tx, remote, 'canary')
-        checkExpected(remote, canary, input.expectedRevision)
+        await checkExpected(tx, remote, canary, input.expectedRevision)
         if (canary.version === null) return change(remote, canary, canary)
         const after = await moveChannel(tx, remote, canary, { version: null, percentage: null })
         await logEvent(tx, {
@@ -217,8 +215,7 @@ export function createDeployService(deps: {
           version: canary.version,
           fromVersion: canary.version,
           percentage: canary.percentage,
-          actor: deployer.label,
-          tokenId: deployer.tokenId,
+          by: deployer,
         })
         return change(remote, canary, after)
       })
@@ -227,7 +224,7 @@ export function createDeployService(deps: {
     async rollback(deployer, remote, input) {
       return committed(async (tx) => {
         const stable = await lockChannel(tx, remote, 'stable')
-        checkExpected(remote, stable, input.expectedRevision)
+        await checkExpected(tx, remote, stable, input.expectedRevision)
         const target = await previousGood(tx, remote, stable.version)
         if (target === null || stable.version === null) {
           throw new ApiError('conflict', {
@@ -257,8 +254,7 @@ export function createDeployService(deps: {
           kind: 'rolled_back',
           version: target,
           fromVersion: stable.version,
-          actor: deployer.label,
-          tokenId: deployer.tokenId,
+          by: deployer,
         })
         return change(remote, stable, after)
       })
@@ -287,7 +283,7 @@ export function createDeployService(deps: {
           version,
           fromVersion: version,
           percentage: canary.percentage,
-          actor: 'canary monitor',
+          by: { source: 'monitor' },
           details: { ...verdict },
         })
         await deps.inTransaction?.(tx)

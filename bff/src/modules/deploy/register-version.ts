@@ -7,8 +7,10 @@ import {
   ApiError,
   compatibilityProblems,
   descriptorDigest,
+  type PublishCheck,
   type RegisterVersionBody,
   type RegisterVersionResponse,
+  type RemoteDescriptor,
 } from '@tessera/contracts'
 import type { Sql } from '@tessera/db/sql'
 import { execute, queries } from '../../platform/db/query.ts'
@@ -20,6 +22,38 @@ import type { BuildVerifier } from './verify-build.ts'
 
 function shortSha(sha: string): string {
   return sha.slice(0, 12)
+}
+
+/**
+ * The checks a build passed to be registered, in words, kept with the version (the console shows
+ * them). Every one passed: a build that fails one is refused before anything is written.
+ */
+export function publishChecksOf(
+  descriptor: RemoteDescriptor,
+  baseUrl: string,
+  host: HostCompatibility,
+): PublishCheck[] {
+  const bytes = descriptor.files.reduce((sum, file) => sum + file.bytes, 0)
+  const shared = Object.entries(descriptor.shared)
+    .map(([name, version]) => `${name} ${version}`)
+    .join(', ')
+  return [
+    {
+      name: 'contract',
+      passed: true,
+      detail: `contract ${descriptor.contract}; the host runs contract ${host.contract}`,
+    },
+    { name: 'shared dependencies', passed: true, detail: shared === '' ? 'none' : shared },
+    ...(descriptor.api === undefined
+      ? []
+      : [{ name: 'plugin API mapped', passed: true, detail: descriptor.api.path }]),
+    { name: 'storage location', passed: true, detail: baseUrl },
+    {
+      name: 'files match their sha256',
+      passed: true,
+      detail: `${descriptor.files.length} files, ${bytes} bytes, each fetched and hashed`,
+    },
+  ]
 }
 
 export function createVersionRegistration(deps: {
@@ -105,6 +139,8 @@ export function createVersionRegistration(deps: {
             base_url: baseUrl,
             registered_at: now(),
             registered_by: deployer.tokenId,
+            published_by: deployer.label,
+            checks: JSON.stringify(publishChecksOf(descriptor, baseUrl, deps.host)),
           }),
           tx,
         )
@@ -112,8 +148,7 @@ export function createVersionRegistration(deps: {
           remote,
           kind: 'published',
           version,
-          actor: deployer.label,
-          tokenId: deployer.tokenId,
+          by: deployer,
           details: { contentSha256: digest, baseUrl },
         })
         return 'registered' as const
@@ -133,8 +168,7 @@ export function createVersionRegistration(deps: {
         remote,
         kind: 'relocated',
         version,
-        actor: deployer.label,
-        tokenId: deployer.tokenId,
+        by: deployer,
         details: { from: current.base_url, to: baseUrl },
       })
       return 'relocated' as const

@@ -28,6 +28,8 @@ const invalidationSchema = z.discriminatedUnion('cache', [
   z.object({ cache: z.literal('prices') }),
   /** The registry snapshot. */
   z.object({ cache: z.literal('registry') }),
+  /** Whether a user holds the operator role (granted or revoked). */
+  z.object({ cache: z.literal('roles'), userId: z.string() }),
 ])
 export type Invalidation = z.infer<typeof invalidationSchema>
 

@@ -1,4 +1,4 @@
-import type { Entitlements, MeUser, SignedIn } from '@tessera/contracts'
+import type { Entitlements, MeUser, SignedIn, UserRole } from '@tessera/contracts'
 import type { Context } from 'hono'
 import type { Clock } from '../../platform/clock.ts'
 import type { ProfileRow } from '../../platform/db/schema.ts'
@@ -31,6 +31,8 @@ export interface Identity {
   clientKey?: (c: Context) => string | undefined
   /** What the user's plan allows, from their subscription (billing). */
   entitlements(claims: UserClaims): Promise<Entitlements>
+  /** The roles the user holds (the operator role, from the database); none when not given. */
+  rolesOf?: (userId: string) => Promise<UserRole[]>
 }
 
 /** The app URL an email link returns to (`next` is a path on the app, checked by its schema). */

@@ -87,6 +87,8 @@ describe('GET /api/me', () => {
         createdAt: expect.any(String) as string,
       },
       entitlements: entitlementsOf(null),
+      // No role: the operator role is granted by operators only.
+      roles: [],
     })
   })
 

@@ -4,7 +4,7 @@ import {
   changePasswordBodySchema,
   updateProfileBodySchema,
 } from '@tessera/contracts'
-import type { DeviceSession } from '@tessera/contracts'
+import type { DeviceSession, SignedIn } from '@tessera/contracts'
 import { Hono } from 'hono'
 import type { AppEnv } from '../../http/app-env.ts'
 import type { ProfileRow } from '../../platform/db/schema.ts'
@@ -78,11 +78,13 @@ export function meRoutes(identity: Identity) {
       const session = await c.var.auth.current()
       // A visitor who is not signed in is not an error: the host asks this at every start.
       if (session === null) return c.json({ user: null }, 200)
-      const [profile, entitlements] = await Promise.all([
+      const [profile, entitlements, roles] = await Promise.all([
         profileOf(session),
         identity.entitlements(session.claims),
+        identity.rolesOf?.(session.userId) ?? [],
       ])
-      return c.json(signedInBody(session, profile, entitlements), 200)
+      const body: SignedIn = { ...signedInBody(session, profile, entitlements), roles }
+      return c.json(body, 200)
     })
     .patch('/profile', requireJson(), jsonBody(updateProfileBodySchema), async (c) => {
       const { displayName } = c.req.valid('json')

@@ -158,4 +158,15 @@ describe('createDbRegistrySource', () => {
       },
     ])
   })
+
+  it('carries a stable build’s audience for operators into its entry', async () => {
+    await register('1.3.0', { ...descriptor('1.3.0'), audience: 'operators' })
+    await makeStable('1.3.0', 4)
+    const content = (await createDbRegistrySource({ sql }).read()) as {
+      remotes: Record<string, unknown>[]
+    }
+    expect(content.remotes).toEqual([
+      expect.objectContaining({ name: 'ai', version: '1.3.0', audience: 'operators' }),
+    ])
+  })
 })

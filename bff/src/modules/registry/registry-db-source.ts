@@ -47,6 +47,12 @@ export function snapshotEntryOf(
   }
 }
 
+/** The descriptor's `audience` as stored (`everyone` when absent or unreadable). */
+function audienceOf(descriptor: unknown): 'everyone' | 'operators' {
+  const parsed = remoteDescriptorSchema.safeParse(descriptor)
+  return parsed.success && parsed.data.audience === 'operators' ? 'operators' : 'everyone'
+}
+
 /**
  * The newest deploy event's id: every change to what the registry serves writes an event in the
  * same transaction, so an unchanged id means unchanged content (in this process or any other).
@@ -127,6 +133,8 @@ export async function loadRegistryContent(on: SqlQueryable): Promise<RegistryCon
           })
     const entry: Record<string, unknown> = {
       ...built.entry,
+      // Who the stable build is for: snapshots leave an operators' remote out for everyone else.
+      ...(audienceOf(stable.descriptor) === 'operators' ? { audience: 'operators' } : {}),
       previous:
         previous !== null && 'entry' in previous
           ? { version: previous.entry.version, entryUrl: previous.entry.entryUrl }

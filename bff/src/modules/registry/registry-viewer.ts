@@ -3,7 +3,7 @@ import type { Context } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import type { AppEnv } from '../../http/app-env.ts'
 import type { RequestAuth } from '../../http/app-env.ts'
-import { remotesWithCanary } from './registry.ts'
+import { hasOperatorRemotes, remotesWithCanary } from './registry.ts'
 import type { SnapshotReader } from './registry.ts'
 
 /** The cookie that keeps a signed-out visitor in the same canary share across reloads. */
@@ -48,6 +48,8 @@ export function createRequestSnapshots(deps: {
   secureCookies: boolean
   /** Told each time a viewer is served a canary version (the canary monitor counts them). */
   onCanaryServed?: (remote: string, version: string, subject: string) => void | Promise<void>
+  /** Whether a user holds the operator role; without it nobody sees remotes for operators. */
+  isOperator?: (userId: string) => Promise<boolean>
 }): RequestSnapshots {
   const prefix = deps.secureCookies ? ('host' as const) : undefined
 
@@ -60,13 +62,26 @@ export function createRequestSnapshots(deps: {
     return visitor !== undefined && visitorId.test(visitor) ? `visitor:${visitor}` : null
   }
 
+  /** Whether this request's viewer is an operator (a signed-in user holding the role). */
+  const operatorOf = async (c: Context<AppEnv>): Promise<boolean> => {
+    const auth = c.get('auth') as RequestAuth | undefined
+    const session = auth === undefined ? null : await auth.current()
+    if (session === null || deps.isOperator === undefined) return false
+    return deps.isOperator(session.userId)
+  }
+
   return {
     subjectOf,
     async forRequest(c, options = {}) {
       const content = await deps.reader.content()
+      // The role is looked up only when some remote is for operators. The host page's CSP
+      // (`everyCanary`, outside /api where no session is read) allows them all: an origin in
+      // script-src fetches nothing, and an operator's page must be able to load the console.
+      const operator =
+        options.everyCanary || !hasOperatorRemotes(content) ? true : await operatorOf(c)
       const withCanary = remotesWithCanary(content)
-      if (withCanary.length === 0) return deps.reader.build({}, content)
-      if (options.everyCanary) return deps.reader.build({ bucketOf: () => -1 }, content)
+      if (withCanary.length === 0) return deps.reader.build({ operator }, content)
+      if (options.everyCanary) return deps.reader.build({ bucketOf: () => -1, operator }, content)
       let subject = await subjectOf(c)
       if (subject === null) {
         const visitor = crypto.randomUUID()
@@ -82,7 +97,7 @@ export function createRequestSnapshots(deps: {
       const buckets = new Map<string, number>()
       for (const remote of withCanary) buckets.set(remote, await canaryBucket(subject, remote))
       const snapshot = await deps.reader.build(
-        { bucketOf: (remote) => buckets.get(remote) ?? 100 },
+        { bucketOf: (remote) => buckets.get(remote) ?? 100, operator },
         content,
       )
       const canaries = snapshot.remotes.filter((remote) => remote.channel === 'canary')

@@ -21,6 +21,24 @@ describe('buildSnapshot', () => {
     })
   })
 
+  it('leaves a remote for operators out for anyone else, listing it as restricted', () => {
+    const billing = remoteEntry({ name: 'billing' })
+    const console = {
+      ...remoteEntry({ name: 'console', basePath: '/console' }),
+      audience: 'operators',
+    }
+    const visitor = registrySnapshotSchema.parse(
+      buildSnapshot({ remotes: [billing, console] }, at, () => false, false),
+    )
+    expect(visitor.remotes.map((remote) => remote.name)).toEqual(['billing'])
+    expect(visitor.restricted).toEqual([{ name: 'console', basePath: '/console' }])
+    // Its canary is never served either: the entry has no URL for them at all.
+    expect(JSON.stringify(visitor)).not.toContain('localhost:8788/console')
+    const operator = buildSnapshot({ remotes: [billing, console] }, at, () => false, true)
+    expect(operator.remotes.map((remote) => remote.name)).toEqual(['billing', 'console'])
+    expect(operator.restricted).toBeUndefined()
+  })
+
   it('omits a malformed entry, naming it and the problem, and serves the others', () => {
     const snapshot = buildSnapshot(
       {

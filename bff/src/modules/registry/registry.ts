@@ -59,6 +59,17 @@ function canaryOf(entry: unknown): unknown {
   return typeof entry === 'object' && entry !== null && 'canary' in entry ? entry.canary : undefined
 }
 
+function isForOperators(entry: unknown): boolean {
+  return typeof entry === 'object' && entry !== null && 'audience' in entry
+    ? entry.audience === 'operators'
+    : false
+}
+
+/** Whether any entry is for operators only (the viewer's role matters only then). */
+export function hasOperatorRemotes(content: unknown): boolean {
+  return (listOf(content) ?? []).some(isForOperators)
+}
+
 /** The names of the remotes whose entry carries a canary (the viewer's bucket matters only then). */
 export function remotesWithCanary(content: unknown): string[] {
   const list = listOf(content)
@@ -98,6 +109,8 @@ export function buildSnapshot(
   content: unknown,
   generatedAt: string,
   inCanary: CanaryChooser = () => false,
+  /** False: remotes for operators are left out and listed in `restricted`. Default: all served. */
+  operator = true,
 ): RegistrySnapshot {
   const list = listOf(content)
   if (list === undefined) {
@@ -111,6 +124,7 @@ export function buildSnapshot(
   }
 
   const remotes: SnapshotRemote[] = []
+  const restricted: NonNullable<RegistrySnapshot['restricted']> = []
   const diagnostics: Diagnostic[] = [...diagnosticsOf(content)]
   const names = new Set<string>()
   const basePaths = new Set<string>()
@@ -142,9 +156,16 @@ export function buildSnapshot(
     }
     names.add(stable.name)
     basePaths.add(stable.basePath)
+    // No URL at all for a viewer it is not for: their browser never fetches its files.
+    if (!operator && isForOperators(entry)) {
+      restricted.push({ name: stable.name, basePath: stable.basePath })
+      return
+    }
     remotes.push(chooseChannel(stable, canaryOf(entry), inCanary, diagnostics))
   })
-  return { generatedAt, remotes, diagnostics }
+  return restricted.length === 0
+    ? { generatedAt, remotes, diagnostics }
+    : { generatedAt, remotes, restricted, diagnostics }
 }
 
 function chooseChannel(
@@ -184,6 +205,8 @@ function chooseChannel(
 export interface SnapshotViewer {
   /** The viewer's bucket (0–99) for a remote; the canary is served when it is below its share. */
   bucketOf?: (remote: string) => number
+  /** Whether the viewer is an operator; false leaves remotes for operators out. Default: true. */
+  operator?: boolean
 }
 
 export interface SnapshotReader {
@@ -226,6 +249,7 @@ export function createSnapshotReader(deps: {
         given === undefined ? await content() : given,
         generatedAt,
         bucketOf === undefined ? undefined : (remote, percentage) => bucketOf(remote) < percentage,
+        viewer.operator ?? true,
       )
       const logged = JSON.stringify(snapshot.diagnostics)
       if (logged !== lastLogged) {

@@ -1,4 +1,4 @@
-import type { DeployEventKind, PlanId, SubscriptionStatus } from '@tessera/contracts'
+import type { AuditKind, AuditSource, PlanId, SubscriptionStatus } from '@tessera/contracts'
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 
 /** Timestamps: written as Date (or left to the default), read back as Date on both drivers. */
@@ -163,6 +163,10 @@ export interface RemoteVersionsTable {
   last_stable_revision: number | null
   withdrawn_at: Date | null
   withdrawn_reason: string | null
+  // The checks the build passed at publish (`PublishCheck[]`), written as JSON text.
+  checks: ColumnType<unknown, string | undefined, never>
+  /** A token's label or an operator's email. */
+  published_by: string | null
 }
 
 export interface RemoteChannelsTable {
@@ -176,15 +180,43 @@ export interface RemoteChannelsTable {
 
 export interface RemoteDeployEventsTable {
   id: Generated<number>
-  remote_name: string
-  kind: DeployEventKind
+  /** Null only for a change of the operator role. */
+  remote_name: string | null
+  kind: AuditKind
   version: string | null
   from_version: string | null
   percentage: number | null
   actor: string
   token_id: string | null
+  source: ColumnType<AuditSource, AuditSource | undefined, never>
+  operator_id: string | null
   details: ColumnType<Record<string, unknown>, string | undefined, never>
   created_at: Timestamp
+}
+
+/** Who holds the operator role (`20261126090000_operators_and_console.sql`). */
+export interface OperatorsTable {
+  user_id: string
+  granted_at: Timestamp
+  granted_by: string
+}
+
+/** Remote error reports per version and minute (unlogged; the console's sparklines). */
+export interface RemoteErrorMinutesTable {
+  remote: string
+  version: string
+  // bigint: a string on postgres.js, a number on PGlite.
+  minute: ColumnType<string | number, number, number>
+  reports: number
+}
+
+/** BFF processes and their heartbeats (unlogged). */
+export interface BffReplicasTable {
+  id: string
+  started_at: Date
+  last_seen_at: Date
+  version: string
+  stopped_at: Date | null
 }
 
 /** The application tables of `supabase/migrations`, for the typed query builder. */
@@ -196,6 +228,9 @@ export interface Database {
   remote_versions: RemoteVersionsTable
   remote_channels: RemoteChannelsTable
   remote_deploy_events: RemoteDeployEventsTable
+  operators: OperatorsTable
+  remote_error_minutes: RemoteErrorMinutesTable
+  bff_replicas: BffReplicasTable
   billing_customers: BillingCustomersTable
   billing_subscriptions: BillingSubscriptionsTable
   billing_events: BillingEventsTable

@@ -37,6 +37,23 @@ describe('matchRoute', () => {
     expect(matchRoute('/billingx', remotes)).toEqual({ kind: 'not-found', pathname: '/billingx' })
   })
 
+  it('answers a path under a restricted remote with not-allowed, and others still with not-found', () => {
+    const restricted = [{ name: 'console', basePath: '/console' }]
+    expect(matchRoute('/console', remotes, restricted)).toEqual({
+      kind: 'not-allowed',
+      pathname: '/console',
+      remote: 'console',
+    })
+    expect(matchRoute('/console/remotes/billing', remotes, restricted)).toMatchObject({
+      kind: 'not-allowed',
+    })
+    expect(matchRoute('/consoles', remotes, restricted)).toEqual({
+      kind: 'not-found',
+      pathname: '/consoles',
+    })
+    expect(matchRoute('/billing', remotes, restricted)).toMatchObject({ kind: 'remote' })
+  })
+
   it('reports an empty app when no remote is in the navigation', () => {
     expect(matchRoute('/', [remote('auth', '/auth', null)])).toEqual({ kind: 'empty' })
   })

@@ -1,4 +1,4 @@
-import type { SnapshotRemote } from '@tessera/contracts'
+import type { RegistrySnapshot, SnapshotRemote } from '@tessera/contracts'
 import { normalisePath } from './router.ts'
 
 export type RouteMatch =
@@ -7,6 +7,8 @@ export type RouteMatch =
   /** `/` when a plugin fills `home.card`: the host's home page of cards. */
   | { kind: 'home' }
   | { kind: 'not-found'; pathname: string }
+  /** A path under a remote this user may not open (the snapshot's `restricted`). */
+  | { kind: 'not-allowed'; pathname: string; remote: string }
   | { kind: 'empty' }
 
 /** The remotes that appear in the navigation, in the order their teams asked for. */
@@ -24,11 +26,19 @@ export function subPathOf(pathname: string, basePath: string): string | null {
   return null
 }
 
+/** A remote that exists but is not for this user: its name and base path, never a URL. */
+export type RestrictedRemote = NonNullable<RegistrySnapshot['restricted']>[number]
+
 /**
  * Which remote owns a path. `/` is the home page when a plugin fills `home.card`, else it goes to
- * the first navigation item; a path no remote owns is a not-found page inside the frame.
+ * the first navigation item; a path under a restricted remote's base path is a not-allowed page,
+ * and a path no remote owns a not-found page, both inside the frame.
  */
-export function matchRoute(pathname: string, remotes: readonly SnapshotRemote[]): RouteMatch {
+export function matchRoute(
+  pathname: string,
+  remotes: readonly SnapshotRemote[],
+  restricted: readonly RestrictedRemote[] = [],
+): RouteMatch {
   const path = normalisePath(pathname)
   if (path === '/') {
     if (remotes.some((remote) => remote.slots.includes('home.card'))) return { kind: 'home' }
@@ -39,5 +49,7 @@ export function matchRoute(pathname: string, remotes: readonly SnapshotRemote[])
     const subPath = subPathOf(path, remote.basePath)
     if (subPath !== null) return { kind: 'remote', remote, subPath }
   }
+  const denied = restricted.find((entry) => subPathOf(path, entry.basePath) !== null)
+  if (denied) return { kind: 'not-allowed', pathname: path, remote: denied.name }
   return { kind: 'not-found', pathname: path }
 }

@@ -1,0 +1,69 @@
+import { operatorSession } from '../support/console.ts'
+import { alteredBuild, deployApi, publishAltered, restoreBilling } from '../support/deploy-cli.ts'
+import { deployTest as test, expect } from '../support/deploy-stack.ts'
+
+test.afterEach(async ({ request, deployStack }) => {
+  await restoreBilling(request, deployStack)
+})
+
+test('two operators promote different versions at once: the second is refused with who changed it and when, and nothing of theirs is applied', async ({
+  browser,
+  request,
+  deployStack: stack,
+}) => {
+  test.setTimeout(180_000)
+  for (const version of ['1.4.0', '1.5.0']) {
+    const build = await alteredBuild(
+      stack,
+      'billing',
+      `console-${version}`,
+      ({ descriptor, files }) => {
+        const entry = files.get(descriptor.entry) ?? new Uint8Array()
+        files.set(
+          descriptor.entry,
+          new Uint8Array([...entry, ...new TextEncoder().encode(`\n//${version}\n`)]),
+        )
+      },
+    )
+    expect((await publishAltered(stack, build, ['--version', version])).output).toContain(
+      `billing ${version} registered`,
+    )
+  }
+  const address = { appUrl: stack.appUrl, dataDir: stack.dataDir }
+  const first = await operatorSession(browser, address)
+  const second = await operatorSession(browser, address)
+  for (const { page } of [first, second]) {
+    await page.goto('/console/remotes/billing')
+    await expect(page.getByRole('heading', { level: 1, name: 'billing versions' })).toBeVisible()
+  }
+
+  // Both open their confirmation against stable 1.0.0 (the same revision).
+  await first.page.getByRole('button', { name: 'Promote 1.4.0' }).click()
+  await second.page.getByRole('button', { name: 'Promote 1.5.0' }).click()
+  const firstDialog = first.page.getByRole('dialog', { name: 'Promote billing 1.4.0?' })
+  const secondDialog = second.page.getByRole('dialog', { name: 'Promote billing 1.5.0?' })
+  await expect(secondDialog.getByRole('group', { name: 'Stable channel' })).toContainText(
+    /1\.0\.0.*1\.5\.0/,
+  )
+
+  await firstDialog.getByRole('button', { name: 'Promote' }).click()
+  await expect(firstDialog).toHaveCount(0)
+  await secondDialog.getByRole('button', { name: 'Promote' }).click()
+  const refusal = secondDialog.getByRole('alert')
+  await expect(refusal).toContainText(
+    new RegExp(
+      `Nothing was promoted\\. Changed by ${first.email.replace('.', '\\.')} at .+; reload to see it\\.`,
+    ),
+  )
+  await expect(secondDialog.getByRole('button', { name: 'Promote' })).toHaveCount(0)
+  expect((await deployApi(request, stack, 'billing').state()).stable.version).toBe('1.4.0')
+
+  // Reload shows what the first operator did; nothing of the second's was applied.
+  await refusal.getByRole('button', { name: 'Reload' }).click()
+  await expect(secondDialog).toHaveCount(0)
+  await expect(second.page.getByRole('region', { name: 'Channels' })).toContainText(
+    /Stable\s*1\.4\.0/,
+  )
+  await first.context.close()
+  await second.context.close()
+})
