@@ -9,6 +9,7 @@ import { createLimits } from './limits.ts'
 import type { AppDeps } from './app-deps.ts'
 import { accessLog } from './middleware/access-log.ts'
 import { bodySize } from './middleware/body-size.ts'
+import { compressJson } from './middleware/compress-json.ts'
 import { corsAllowlist } from './middleware/cors-allowlist.ts'
 import { csrf } from './middleware/csrf.ts'
 import { drainHint } from './middleware/drain-hint.ts'
@@ -261,6 +262,10 @@ export function createApp(deps: AppDeps) {
     }),
   )
   app.use('/api/events', drainHint({ draining: () => readiness.draining }))
+  // The answers that grow with the data; small hot ones (`/api/me`) are cheaper sent as they are.
+  for (const path of ['/api/remotes', '/api/assistant/*', '/api/console/*']) {
+    app.use(path, compressJson())
+  }
   app.use(hostAssets({ assets }))
   app.onError(createErrorHandler(logger))
   app.notFound(

@@ -33,3 +33,28 @@ export function varyOnEncoding(headers: Headers): void {
     headers.set('Vary', `${vary}, Accept-Encoding`)
   }
 }
+
+/** `body` gzipped (CompressionStream: the same under Node, Workers and Deno). */
+export function gzip(body: string | Uint8Array<ArrayBuffer>): Promise<Uint8Array<ArrayBuffer>> {
+  return readAll(new Blob([body]).stream().pipeThrough(new CompressionStream('gzip')))
+}
+
+/**
+ * Every byte of a stream. Read by hand: under @hono/node-server the global `Response` is its own
+ * lighter class, whose body readers do not take a stream.
+ */
+async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
+  const chunks: Uint8Array[] = []
+  let length = 0
+  for await (const chunk of stream) {
+    chunks.push(chunk)
+    length += chunk.byteLength
+  }
+  const all = new Uint8Array(length)
+  let offset = 0
+  for (const chunk of chunks) {
+    all.set(chunk, offset)
+    offset += chunk.byteLength
+  }
+  return all
+}
