@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { eventStream, formatEvent } from './sse.ts'
+import { encodeEvent, eventStream, formatEvent } from './sse.ts'
 import type { EventStream } from './sse.ts'
 
 const turn = () => new Promise((resolve) => setImmediate(resolve))
@@ -88,6 +88,22 @@ describe('eventStream', () => {
     await turn()
     expect(written).toEqual([1, 2, 3])
     expect((await reader.read()).done).toBe(true)
+  })
+
+  it('writes encoded events at once, without waiting, and tells how many the reader has not taken', async () => {
+    const backlogs: number[] = []
+    let written!: () => void
+    const done = new Promise<void>((resolve) => (written = resolve))
+    const { app } = streamingApp(async (stream) => {
+      for (let index = 1; index <= 3; index += 1)
+        backlogs.push(stream.write(encodeEvent({ id: String(index), data: String(index) })))
+      written()
+      await Promise.resolve()
+    })
+    const response = await app.request('/events')
+    await done
+    expect(backlogs).toEqual([1, 2, 3])
+    expect(await readAll(response)).toBe('id: 1\ndata: 1\n\nid: 2\ndata: 2\n\nid: 3\ndata: 3\n\n')
   })
 
   it('tells the handler when the reader cancels, and frees a writer that was waiting', async () => {

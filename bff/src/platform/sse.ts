@@ -14,6 +14,13 @@ export interface ServerSentEvent {
 export interface EventStream {
   /** Writes an event; resolves once the stream has room for more (the connection's pace). */
   send(event: ServerSentEvent): Promise<void>
+  /**
+   * Writes events already in the wire format (`encodeEvent`) at once, without waiting for room:
+   * for one event fanned out to many streams, formatted once. Answers how many chunks are now
+   * queued, not yet taken by the connection (0 once it is gone), so the caller can tell a reader
+   * that fell behind.
+   */
+  write(chunk: Uint8Array): number
   /** The browser went away (the connection closed, or the request was aborted). */
   readonly aborted: boolean
   /** Called once when the browser goes away; at once if it already has. */
@@ -44,6 +51,11 @@ export function formatEvent(message: ServerSentEvent): string {
   // A line break in the data starts another data line; the browser joins them back with '\n'.
   text += `data: ${message.data.replace(/\r\n|\r|\n/g, '\ndata: ')}\n\n`
   return text
+}
+
+/** An event in the wire format, encoded: what `EventStream.write` takes. */
+export function encodeEvent(message: ServerSentEvent): Uint8Array {
+  return encoder.encode(formatEvent(message))
 }
 
 function field(name: string, value: string): string {
@@ -109,6 +121,12 @@ export async function eventStream(
       return new Promise<void>((resolve) => {
         waiting.push(resolve)
       })
+    },
+    write(chunk) {
+      if (aborted || ended) return 0
+      controller.enqueue(chunk)
+      // The queue holds at most `highWaterMark` (1) chunk before it counts as behind.
+      return 1 - (controller.desiredSize ?? 1)
     },
     get aborted() {
       return aborted || signal.aborted

@@ -35,7 +35,7 @@ afterEach(async () => {
   await Promise.all(running.splice(0).map((relay) => relay.close()))
 })
 
-async function startReplica(options: { retentionMs?: number; pollMs?: number } = {}) {
+async function startReplica(options: { retentionMs?: number; pollMs?: number; sql?: Sql } = {}) {
   const hub = createEventHub()
   const heard: HubMessage[] = []
   hub.subscribe({
@@ -43,7 +43,7 @@ async function startReplica(options: { retentionMs?: number; pollMs?: number } =
     onEvent: (_event, message) => heard.push(message),
   })
   const relay = await startEventRelay({
-    sql: db,
+    sql: options.sql ?? db,
     hub,
     logger,
     retentionMs: options.retentionMs ?? 600_000,
@@ -104,6 +104,29 @@ describe('live events through the outbox', () => {
     ).rejects.toThrow(/only publish that user/)
     await a.relay.catchUp()
     expect(a.heard).toEqual([])
+  })
+
+  it('reads once for a burst of notifications that one read covers', async () => {
+    // The relay's reads of new rows, counted.
+    let reads = 0
+    const counting: Sql = {
+      ...db,
+      query: (text, params) => {
+        if (text.includes('where id > $1 order by id')) reads += 1
+        return db.query(text, params)
+      },
+    }
+    const a = await startReplica({ sql: counting })
+    // Five rows, five notifications, all delivered at the commit.
+    await db.transaction(async (tx) => {
+      for (const name of ['one', 'two', 'three', 'four', 'five'])
+        await bus().publish({ topic: 'broadcast', event: event(name) }, tx)
+    })
+    await waitFor(() => (a.heard.length >= 5 ? true : undefined), { what: 'five events' })
+    // A notification that arrives after its row was read costs nothing either.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(types(a.heard)).toEqual(['one', 'two', 'three', 'four', 'five'])
+    expect(reads).toBe(1)
   })
 
   it('reads the rows a replica missed when it catches up (the poll safety net)', async () => {

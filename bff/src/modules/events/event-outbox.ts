@@ -105,9 +105,12 @@ export async function startEventRelay(options: EventRelayOptions): Promise<Event
   let position = Number(top.rows[0]?.top ?? 0)
   let closed = false
 
-  // One reader at a time; a request while one runs makes it read once more when it is done.
+  // One reader at a time. A request while one runs makes it read once more when it is done; a
+  // notification only if the read did not reach the id it names (a burst of notifications that
+  // one read covers costs that one read).
   let reading: Promise<void> | null = null
   let again = false
+  let wanted = 0
   const readOnce = async (): Promise<void> => {
     for (;;) {
       const { rows } = await sql.query<EventRow>(
@@ -126,29 +129,32 @@ export async function startEventRelay(options: EventRelayOptions): Promise<Event
       if (rows.length < pageSize || closed) return
     }
   }
-  const catchUp = (): Promise<void> => {
+  /** Reads what is new; with `upTo` (a notified id), only if the position is below it. */
+  const read = (upTo?: number): Promise<void> => {
     if (closed) return Promise.resolve()
-    if (reading !== null) {
-      again = true
-      return reading
-    }
+    if (upTo === undefined) again = true
+    else if (upTo > position) wanted = Math.max(wanted, upTo)
+    else return reading ?? Promise.resolve()
+    if (reading !== null) return reading
     reading = (async () => {
       try {
-        do {
+        while ((again || wanted > position) && !closed) {
           again = false
           await readOnce()
-        } while (again && !closed)
+        }
       } finally {
         reading = null
       }
     })()
     return reading
   }
-  const catchUpLogged = (why: string): void => {
-    catchUp().catch((error: unknown) => {
+  const catchUp = (): Promise<void> => read()
+  const readLogged = (why: string, upTo?: number): void => {
+    read(upTo).catch((error: unknown) => {
       if (!closed) logger.warn('live events not read', { error, why })
     })
   }
+  const catchUpLogged = (why: string): void => readLogged(why)
 
   // Whether it has listened once (a later onListening is a reconnection), and is now.
   let listening = false
@@ -158,7 +164,9 @@ export async function startEventRelay(options: EventRelayOptions): Promise<Event
     (payload) => {
       // The payload names the id; anything at or below the position has been delivered already.
       const id = Number((JSON.parse(payload) as { id?: unknown }).id)
-      if (!(id <= position)) catchUpLogged('notify')
+      // A payload without a usable id (never from publish_live_event) still wakes a full read.
+      if (Number.isSafeInteger(id)) readLogged('notify', id)
+      else catchUpLogged('notify')
     },
     {
       onListening: () => {

@@ -13,7 +13,7 @@ import { userTopic } from '../identity/auth-events.ts'
 import { createLiveEvent } from './event-hub.ts'
 import type { EventHub, HubMessage, Topic } from './event-hub.ts'
 import type { EventLog } from './event-outbox.ts'
-import { eventStream } from '../../platform/sse.ts'
+import { encodeEvent, eventStream } from '../../platform/sse.ts'
 
 export interface EventsDeps {
   hub: EventHub
@@ -26,6 +26,8 @@ export interface EventsDeps {
    * alone) the SSE id is the event's own id and nothing is replayed.
    */
   log?: EventLog
+  /** How far a stream's reader may fall behind before the stream ends (MAX_STREAM_BACKLOG). */
+  maxBacklog?: number
 }
 
 /** The position a reconnecting EventSource sends (header), or a client passes (query). */
@@ -36,6 +38,41 @@ function lastEventIdOf(header: string | undefined, query: string | undefined): s
 
 /** How soon EventSource reconnects after the stream drops (ms). */
 const RECONNECT_MS = 2000
+
+/**
+ * How many writes may wait for a stream's connection before the stream is ended (with the
+ * outbox: the tab reconnects and replays what it missed, rather than this process holding it).
+ */
+export const MAX_STREAM_BACKLOG = 1024
+
+/**
+ * A hub message in the wire format, made once however many streams it goes to: the hub hands every
+ * subscriber the same message object. `position` is the stream's (with the outbox): an event
+ * without an outbox id carries it, and is formatted for that stream alone.
+ */
+const frames = new WeakMap<HubMessage, Uint8Array>()
+function frameOf(message: HubMessage, position: number | undefined): Uint8Array {
+  const shared = position === undefined || message.seq !== undefined
+  const cached = shared ? frames.get(message) : undefined
+  if (cached !== undefined) return cached
+  const frame = encodeEvent({
+    event: LIVE_EVENT_NAME,
+    id: position === undefined ? message.event.id : String(message.seq ?? position),
+    data: JSON.stringify(message.event),
+  })
+  if (shared) frames.set(message, frame)
+  return frame
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const joined = new Uint8Array(chunks.reduce((length, chunk) => length + chunk.length, 0))
+  let offset = 0
+  for (const chunk of chunks) {
+    joined.set(chunk, offset)
+    offset += chunk.length
+  }
+  return joined
+}
 
 /** Whether an event signs this stream's session out (it then ends, and reconnects signed out). */
 function signsOut(event: LiveEvent, sessionId: string): boolean {
@@ -54,6 +91,7 @@ function signsOut(event: LiveEvent, sessionId: string): boolean {
  */
 export function eventsRoutes(deps: EventsDeps) {
   const { hub, clock, logger, log } = deps
+  const maxBacklog = deps.maxBacklog ?? MAX_STREAM_BACKLOG
   return new Hono<AppEnv>().get('/', async (c) => {
     // A HEAD has no body to stream into; without this it would hold a subscription forever.
     if (c.req.method === 'HEAD') {
@@ -83,15 +121,40 @@ export function eventsRoutes(deps: EventsDeps) {
         // not sent again (a replayed event the relay delivers later), and events without one
         // (connection.opened) carry it, so the browser's Last-Event-ID is always a position.
         let sent = 0
+        /** Whether the event is new to this stream (with the outbox: above what it has sent). */
+        const admit = (seq: number | undefined): boolean => {
+          if (log === undefined || seq === undefined) return true
+          if (seq <= sent) return false
+          sent = seq
+          return true
+        }
+        // Hub events are written as they come, in order, without waiting on the connection: each
+        // is formatted once for every stream (frameOf), and those that arrive in the same turn
+        // (one read of the relay) leave in one write. A reader that falls `maxBacklog` chunks
+        // behind is ended: with the outbox it reconnects and replays from its Last-Event-ID.
+        let pending: Uint8Array[] = []
+        const flush = (): void => {
+          if (pending.length === 0) return
+          const chunks = pending
+          pending = []
+          if (ended || stream.aborted) return
+          const backlog = stream.write(chunks.length === 1 ? chunks[0]! : concat(chunks))
+          if (backlog > maxBacklog && log !== undefined) {
+            logger.warn('live event stream fell behind; ending it', {
+              connectionId,
+              requestId,
+              backlog,
+            })
+            end()
+          }
+        }
         const send = async (
           event: LiveEvent,
           options: { retry?: number; seq?: number } = {},
         ): Promise<void> => {
           if (ended || stream.aborted) return
-          if (log !== undefined && options.seq !== undefined) {
-            if (options.seq <= sent) return
-            sent = options.seq
-          }
+          if (!admit(options.seq)) return
+          flush()
           await stream.send({
             event: LIVE_EVENT_NAME,
             id: log === undefined ? event.id : String(sent),
@@ -99,15 +162,15 @@ export function eventsRoutes(deps: EventsDeps) {
             ...(options.retry === undefined ? {} : { retry: options.retry }),
           })
         }
-        // Deliveries run one after another, in order; the stream waits for them before it ends.
-        let delivered: Promise<void> = Promise.resolve()
         const deliver = (message: HubMessage): void => {
-          const { event } = message
-          delivered = delivered
-            .then(() => send(event, message.seq === undefined ? {} : { seq: message.seq }))
-            .catch((error: unknown) => {
-              logger.warn('live event not delivered', { error, connectionId, requestId })
-            })
+          if (ended || stream.aborted || !admit(message.seq)) return
+          try {
+            pending.push(frameOf(message, log === undefined ? undefined : sent))
+          } catch (error) {
+            logger.warn('live event not delivered', { error, connectionId, requestId })
+            return
+          }
+          if (pending.length === 1) queueMicrotask(flush)
         }
         // Events published while connection.opened is being written wait, so it always comes first.
         let early: HubMessage[] | null = []
@@ -168,9 +231,9 @@ export function eventsRoutes(deps: EventsDeps) {
             if (stopping()) break
             await stream.send({ event: 'ping', data: '' })
           }
-          await delivered
         } finally {
           unsubscribe()
+          flush()
         }
       },
       (error) => logger.error('event stream failed', { error, connectionId, requestId }),
