@@ -1,8 +1,20 @@
+import { spawn } from 'node:child_process'
+import type { ChildProcess, StdioOptions } from 'node:child_process'
 import { mkdirSync, writeFileSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
+
+/** Spawns the repository's tsx script `file` (from its root) with this process's loader flags. */
+export function spawnBench(file: string, args: string[], stdio: StdioOptions): ChildProcess {
+  return spawn(process.execPath, [...process.execArgv, path.join(repoRoot, file), ...args], {
+    cwd: repoRoot,
+    stdio,
+  })
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 export function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b)
