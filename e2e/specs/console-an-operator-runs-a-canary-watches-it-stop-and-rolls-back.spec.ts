@@ -24,27 +24,27 @@ test('an operator starts a 20 % canary from the console, sees clients and errors
   deployStack: stack,
 }) => {
   test.setTimeout(420_000)
-  // billing 1.2.0 works and becomes stable (so 1.0.0 is the previous good); 1.3.0 passes every
+  // billing 2.2.0 works and becomes stable (so 1.0.0 is the previous good); 2.3.0 passes every
   // publish check and throws in the browser.
   const good = await alteredBuild(stack, 'billing', 'console-good', ({ descriptor, files }) => {
     const entry = files.get(descriptor.entry) ?? new Uint8Array()
     files.set(
       descriptor.entry,
-      new Uint8Array([...entry, ...new TextEncoder().encode('\n//1.2.0\n')]),
+      new Uint8Array([...entry, ...new TextEncoder().encode('\n//2.2.0\n')]),
     )
   })
-  expect((await publishAltered(stack, good, ['--version', '1.2.0'])).output).toContain(
-    'billing 1.2.0 registered',
+  expect((await publishAltered(stack, good, ['--version', '2.2.0'])).output).toContain(
+    'billing 2.2.0 registered',
   )
-  expect((await remoteCommand(stack, ['promote', 'billing', '1.2.0'])).code).toBe(0)
+  expect((await remoteCommand(stack, ['promote', 'billing', '2.2.0'])).code).toBe(0)
   const broken = await alteredBuild(stack, 'billing', 'console-broken', ({ descriptor, files }) => {
     files.set(
       descriptor.entry,
-      new TextEncoder().encode("throw new Error('billing 1.3.0 fails on purpose')\n"),
+      new TextEncoder().encode("throw new Error('billing 2.3.0 fails on purpose')\n"),
     )
   })
-  expect((await publishAltered(stack, broken, ['--version', '1.3.0'])).output).toContain(
-    'billing 1.3.0 registered',
+  expect((await publishAltered(stack, broken, ['--version', '2.3.0'])).output).toContain(
+    'billing 2.3.0 registered',
   )
 
   const operator = await operatorSession(browser, address(stack))
@@ -53,26 +53,26 @@ test('an operator starts a 20 % canary from the console, sees clients and errors
   const remote = page.locator('main [data-tessera-remote="console"]')
   await expect(remote.getByRole('heading', { level: 1, name: 'billing versions' })).toBeVisible()
   const channels = remote.getByRole('region', { name: 'Channels' })
-  await expect(channels).toContainText('1.2.0')
+  await expect(channels).toContainText('2.2.0')
 
-  // Start a 20 % canary of 1.3.0: the dialog shows before → after and asks first.
-  await remote.getByRole('button', { name: 'Start canary of 1.3.0' }).click()
-  const dialog = page.getByRole('dialog', { name: 'Start a canary of billing 1.3.0?' })
+  // Start a 20 % canary of 2.3.0: the dialog shows before → after and asks first.
+  await remote.getByRole('button', { name: 'Start canary of 2.3.0' }).click()
+  const dialog = page.getByRole('dialog', { name: 'Start a canary of billing 2.3.0?' })
   await dialog.getByLabel('Share of users (%)').fill('20')
-  await expect(dialog.getByRole('group', { name: 'Canary channel' })).toContainText('1.3.0 at 20 %')
+  await expect(dialog.getByRole('group', { name: 'Canary channel' })).toContainText('2.3.0 at 20 %')
   await dialog.getByRole('button', { name: 'Start canary' }).click()
   await expect(dialog).toHaveCount(0)
-  await expect(channels).toContainText('1.3.0 at 20 %')
+  await expect(channels).toContainText('2.3.0 at 20 %')
   expect((await deployApi(request, stack, 'billing').state()).canary).toMatchObject({
-    version: '1.3.0',
+    version: '2.3.0',
     percentage: 20,
   })
 
-  // Visitors arrive; a fifth of them get 1.3.0, whose entry throws, and report it. The console
+  // Visitors arrive; a fifth of them get 2.3.0, whose entry throws, and report it. The console
   // shows the canary's clients and errors as they come (live events and polling).
   await page.goto('/console')
   const card = page.getByRole('article', { name: 'billing' })
-  const canaryRow = card.getByRole('row', { name: /^1\.3\.0 Canary, 20 %/ })
+  const canaryRow = card.getByRole('row', { name: /^2\.3\.0 Canary, 20 %/ })
   const api = deployApi(request, stack, 'billing')
   let canaryVisitors = 0
   for (let visits = 0; visits < 120; visits++) {
@@ -80,7 +80,7 @@ test('an operator starts a 20 % canary from the console, sees clients and errors
     if (entryOf(visitor.remotes, 'billing').channel === 'canary') {
       canaryVisitors += 1
       await expect
-        .poll(() => visitor.reports.some((report) => report.version === '1.3.0'))
+        .poll(() => visitor.reports.some((report) => report.version === '2.3.0'))
         .toBe(true)
       if (canaryVisitors === 1) {
         // One client served, one with errors: the console says so before the monitor judges.
@@ -88,7 +88,7 @@ test('an operator starts a 20 % canary from the console, sees clients and errors
         await expect(canaryRow.getByRole('cell').nth(2)).toHaveText('1')
         await expect(canaryRow).toContainText('100%')
         await expect(
-          canaryRow.getByRole('img', { name: /errors for billing 1\.3\.0/ }),
+          canaryRow.getByRole('img', { name: /errors for billing 2\.3\.0/ }),
         ).toBeVisible()
       }
     }
@@ -102,7 +102,7 @@ test('an operator starts a 20 % canary from the console, sees clients and errors
   await expect(card.getByText('Canary at 20 %')).toHaveCount(0)
   await page.goto('/console/remotes/billing')
   await expect(channels).toContainText(/Canary\s*none/)
-  const withdrawn = remote.getByRole('article', { name: '1.3.0' })
+  const withdrawn = remote.getByRole('article', { name: '2.3.0' })
   await expect(withdrawn.getByText('Withdrawn', { exact: true })).toBeVisible()
   await expect(withdrawn).toContainText('canary stopped automatically')
 
@@ -110,7 +110,7 @@ test('an operator starts a 20 % canary from the console, sees clients and errors
   await channels.getByRole('button', { name: 'Roll back to 1.0.0' }).click()
   const rollback = page.getByRole('dialog', { name: 'Roll billing back to 1.0.0?' })
   await expect(rollback.getByRole('group', { name: 'Stable channel' })).toContainText(
-    /1\.2\.0.*1\.0\.0/,
+    /2\.2\.0.*1\.0\.0/,
   )
   await rollback.getByRole('button', { name: 'Roll back' }).click()
   await expect(rollback).toHaveCount(0)

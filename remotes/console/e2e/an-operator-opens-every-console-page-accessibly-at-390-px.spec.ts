@@ -47,7 +47,7 @@ test('an operator opens every console page, which axe finds no fault with, light
 
   // The console is in an operator's navigation (behind the menu at this width).
   await page.goto('/')
-  await page.getByRole('button', { name: 'Menu' }).click()
+  await page.getByRole('button', { name: 'Menu', exact: true }).click()
   await page
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link', { name: 'Console' })
