@@ -236,3 +236,46 @@ export type Operator = z.infer<typeof operatorSchema>
 /** `GET /api/console/operators`. */
 export const operatorsResponseSchema = z.object({ operators: z.array(operatorSchema) })
 export type OperatorsResponse = z.infer<typeof operatorsResponseSchema>
+
+/**
+ * `POST /api/console/operators`: grant the role to the account with this email (as
+ * `npm run operators -- grant <email>`). The person must have signed up.
+ */
+export const grantOperatorBodySchema = z.strictObject({
+  // Not auth.ts's emailSchema: auth.ts imports this module (userRoles), and a cycle would read it
+  // before it exists. The same rules: trimmed, lowercased, one line.
+  email: z
+    .string({ error: 'Enter the email address of the account.' })
+    .trim()
+    .toLowerCase()
+    .check(plainText('An email address cannot contain control characters.'))
+    .pipe(
+      z
+        .email({ error: 'Enter a valid email address, like name@example.com.' })
+        .max(255, 'An email address can have at most 255 characters.'),
+    ),
+})
+export type GrantOperatorBody = z.infer<typeof grantOperatorBodySchema>
+
+/**
+ * The answer to a grant: the operator, and whether this request made them one (`granted`, 201)
+ * or they were one already (`already`, 200: nothing changed).
+ */
+export const grantedOperatorSchema = z.object({
+  operator: operatorSchema,
+  outcome: z.enum(['granted', 'already']),
+})
+export type GrantedOperator = z.infer<typeof grantedOperatorSchema>
+
+/** `POST /api/console/operators/:userId/revoke`'s path: the operator's user id. */
+export const operatorIdParamSchema = z.strictObject({
+  userId: z.uuid({ error: 'An operator is named by their user id, a UUID.' }),
+})
+
+/**
+ * `POST /api/console/operators/:userId/revoke` (no body): the operator as they were, now without
+ * the role. Revoking yourself while you are the only operator is a 409 `conflict`
+ * (`details.reason`: `last_operator`).
+ */
+export const revokedOperatorSchema = z.object({ operator: operatorSchema })
+export type RevokedOperator = z.infer<typeof revokedOperatorSchema>

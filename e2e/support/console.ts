@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url'
 import AxeBuilder from '@axe-core/playwright'
 import { expect, type Browser, type BrowserContext, type Page } from '@playwright/test'
 import { axeTags } from './a11y.ts'
+import { password, uniqueEmail } from './identity.ts'
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
@@ -42,6 +43,59 @@ export async function operatorSession(
   expect(signIn.status(), await signIn.text()).toBeLessThan(300)
   const page = await context.newPage()
   return { context, page, email: operator.email }
+}
+
+/**
+ * A browser context signed in as a new, confirmed account of the stack (the auth pages' own calls:
+ * sign-up, the mailbox's link, confirm). It holds no role until an operator grants one.
+ */
+export async function signedUpSession(
+  browser: Browser,
+  stack: StackAddress & { mailboxUrl: string },
+  what: string,
+  contextOptions: Parameters<Browser['newContext']>[0] = {},
+): Promise<{ context: BrowserContext; page: Page; email: string }> {
+  const email = uniqueEmail(what)
+  const context = await browser.newContext({ baseURL: stack.appUrl, ...contextOptions })
+  const headers = { 'x-tessera-csrf': '1', origin: stack.appUrl }
+  const signUp = await context.request.post(`${stack.appUrl}/api/auth/sign-up`, {
+    headers,
+    data: { email, password, displayName: 'Grace Hopper' },
+  })
+  expect(signUp.status(), await signUp.text()).toBeLessThan(300)
+  let tokenHash: string | null = null
+  await expect
+    .poll(async () => {
+      const response = await context.request.get(
+        `${stack.mailboxUrl}/api/messages?to=${encodeURIComponent(email)}`,
+      )
+      const { messages } = (await response.json()) as { messages: { text: string }[] }
+      const link = messages
+        .map((message) => /https?:\/\/\S+\/auth\/confirm\?\S+/.exec(message.text)?.[0])
+        .find((found) => found !== undefined)
+      tokenHash = link === undefined ? null : new URL(link).searchParams.get('token_hash')
+      return tokenHash
+    })
+    .not.toBeNull()
+  const confirm = await context.request.post(`${stack.appUrl}/api/auth/confirm`, {
+    headers,
+    data: { tokenHash, type: 'signup' },
+  })
+  expect(confirm.status(), await confirm.text()).toBeLessThan(300)
+  const page = await context.newPage()
+  return { context, page, email }
+}
+
+/**
+ * An operator grants the role to `email` on the console's Operators page, as
+ * `npm run operators -- grant <email>` would; resolves once the list shows them.
+ */
+export async function grantOperatorInConsole(page: Page, email: string): Promise<void> {
+  await page.goto('/console/operators')
+  await expect(page.getByRole('heading', { level: 1, name: 'Operators' })).toBeVisible()
+  await page.getByLabel('Email of the account').fill(email)
+  await page.getByRole('button', { name: 'Grant operator role' }).click()
+  await expect(page.getByRole('button', { name: `Revoke ${email}` })).toBeVisible()
 }
 
 /** Every request the page makes for the console's files on the cdn (`<cdn>/console/…`). */

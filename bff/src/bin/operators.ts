@@ -6,7 +6,9 @@
  *   list             every operator, with who granted the role and when
  *
  * Each grant and revoke is in the audit log (source `cli`) and tells every running BFF at once
- * (a `roles` cache invalidation through the live-event outbox). It opens the database as the BFF
+ * (a `roles` cache invalidation through the live-event outbox). The console's Operators page does
+ * the same through the same functions (`OperatorRoles.grant` / `revoke`, operator-roles.ts), with
+ * the signed-in operator as the actor. It opens the database as the BFF
  * does: DATABASE_URL, or PGlite at PGLITE_DATA_DIR, which takes one process at a time, so locally
  * the stack must be stopped first.
  */

@@ -30,6 +30,11 @@ const pages = [
     ready: (page: Page) => page.getByRole('heading', { name: 'Issued tokens' }),
   },
   {
+    path: '/console/operators',
+    heading: 'Operators',
+    ready: (page: Page) => page.getByRole('heading', { name: 'Current operators' }),
+  },
+  {
     path: '/console/health',
     heading: 'Health',
     ready: (page: Page) => page.getByRole('heading', { name: /BFF replicas/ }),
@@ -85,6 +90,16 @@ test('an operator opens every console page, which axe finds no fault with, light
     await page.keyboard.press('Escape')
     await expect(dialog).toHaveCount(0)
     await expect(page.getByRole('button', { name: `Revoke ${label}` })).toBeFocused()
+    // The operators' revoke dialog, opened on the operator's own row and closed unconfirmed.
+    await page.goto('/console/operators')
+    const own = page.getByRole('button', { name: `Revoke ${operator.email}` })
+    await own.click()
+    const revoke = page.getByRole('dialog', { name: 'Revoke your own operator role?' })
+    await expect(revoke.getByRole('button', { name: 'Cancel' })).toBeFocused()
+    await expectConsoleAccessible(page, `revoke operator dialog (${scheme})`)
+    await page.keyboard.press('Escape')
+    await expect(revoke).toHaveCount(0)
+    await expect(own).toBeFocused()
   }
   expect(errors).toEqual([])
   await operator.context.close()

@@ -8,8 +8,10 @@ import {
   consoleRemotesResponseSchema,
   consoleTokensResponseSchema,
   errorBodySchema,
+  grantedOperatorSchema,
   issuedTokenSchema,
   operatorsResponseSchema,
+  revokedOperatorSchema,
   revokedTokenResponseSchema,
   registrySnapshotSchema,
   signedInSchema,
@@ -24,7 +26,7 @@ import { cliActor } from '../deploy/actor.ts'
 import { createDeployTokens } from '../deploy/tokens.ts'
 import { CACHE_INVALIDATE_TYPE } from '../events/cache-invalidation.ts'
 import { createLiveEvent } from '../events/event-hub.ts'
-import { createOperatorRoles } from './operator-roles.ts'
+import { LAST_OPERATOR, createOperatorRoles } from './operator-roles.ts'
 
 let t: IdentityTestApp
 let operator: TestBrowser
@@ -374,5 +376,170 @@ describe('the console for an operator', () => {
     expect((await dee.get('/api/console/remotes')).status).toBe(200)
     await roles.revoke(other, cliActor('root'))
     expect((await dee.get('/api/console/remotes')).status).toBe(403)
+  })
+})
+
+describe('granting and revoking the role in the console, as the CLI does', () => {
+  /** A user's id, as /api/me tells them. */
+  const idOf = async (browser: TestBrowser) =>
+    signedInSchema.parse(await jsonOf(await browser.get('/api/me'))).user.id
+  /** The `roles` invalidations published for a user (on the bus, as the CLI's through the outbox). */
+  const invalidationsFor = (userId: string) =>
+    t.published.filter(
+      (message) =>
+        message.topic === 'internal' &&
+        message.event.type === CACHE_INVALIDATE_TYPE &&
+        (message.event.data as { cache?: string; userId?: string }).cache === 'roles' &&
+        (message.event.data as { userId?: string }).userId === userId,
+    ).length
+  const roleEvents = async () =>
+    auditResponseSchema
+      .parse(await jsonOf(await operator.get('/api/console/audit?source=operator&limit=500')))
+      .entries.filter((entry) => entry.kind.startsWith('operator_'))
+  const grant = (email: unknown, as: TestBrowser = operator) =>
+    as.send('POST', '/api/console/operators', { email })
+  const revoke = (userId: string, as: TestBrowser = operator) =>
+    as.send('POST', `/api/console/operators/${userId}/revoke`)
+
+  let adaId: string
+  let eveEmail: string
+  let eve: TestBrowser
+  let eveId: string
+  beforeAll(async () => {
+    adaId = await idOf(operator)
+    eveEmail = uniqueEmail('eve')
+    eve = await t.signUp(eveEmail)
+    eveId = await idOf(eve)
+  }, databaseSetupTimeout)
+
+  it('refuses anyone but an operator, a request without the CSRF header, and bodies it cannot use', async () => {
+    expect((await grant(eveEmail, visitor)).status).toBe(403)
+    expect((await revoke(adaId, visitor)).status).toBe(403)
+    expect(
+      (await t.browser().send('POST', '/api/console/operators', { email: eveEmail })).status,
+    ).toBe(403)
+    const noCsrf = await operator.request('/api/console/operators', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: eveEmail }),
+    })
+    expect(noCsrf.status).toBe(403)
+    expect((await errorOf(noCsrf)).code).toBe('csrf_failed')
+    const revokeNoCsrf = await operator.request(`/api/console/operators/${adaId}/revoke`, {
+      method: 'POST',
+    })
+    expect((await errorOf(revokeNoCsrf)).code).toBe('csrf_failed')
+    for (const body of [{}, { email: 'not-an-email' }, { email: eveEmail, role: 'admin' }]) {
+      const response = await operator.send('POST', '/api/console/operators', body)
+      expect(response.status, JSON.stringify(body)).toBe(422)
+      expect((await errorOf(response)).code).toBe('validation_failed')
+    }
+    expect((await revoke('not-a-uuid')).status).toBe(422)
+    expect((await operator.get('/api/console/operators')).status).toBe(200)
+    expect(invalidationsFor(eveId)).toBe(0)
+  })
+
+  it('says so when no account has the email, and changes nothing', async () => {
+    const response = await grant('nobody-here@example.test')
+    expect(response.status).toBe(404)
+    const error = await errorOf(response)
+    expect(error.code).toBe('not_found')
+    expect(error.message).toBe(
+      'No account has the email nobody-here@example.test. The person must sign up first; then grant the role again.',
+    )
+  })
+
+  it('grants the role by email, once: again is 200 with the operator and nothing changes', async () => {
+    const response = await grant(eveEmail.toUpperCase())
+    expect(response.status).toBe(201)
+    const granted = grantedOperatorSchema.parse(await response.json())
+    expect(granted).toEqual({
+      outcome: 'granted',
+      operator: {
+        userId: eveId,
+        email: eveEmail,
+        grantedAt: expect.any(String),
+        grantedBy: adaEmail,
+      },
+    })
+    expect((await eve.get('/api/console/remotes')).status).toBe(200)
+
+    const again = await grant(eveEmail)
+    expect(again.status).toBe(200)
+    expect(grantedOperatorSchema.parse(await again.json())).toEqual({
+      ...granted,
+      outcome: 'already',
+    })
+
+    const listed = operatorsResponseSchema.parse(
+      await jsonOf(await operator.get('/api/console/operators')),
+    )
+    expect(listed.operators.map((each) => each.email)).toEqual([adaEmail, eveEmail])
+    // Audited once, as the operator; every replica told once, in the grant's transaction.
+    const events = await roleEvents()
+    expect(events.map((entry) => [entry.kind, entry.source, entry.actor, entry.after])).toEqual([
+      ['operator_granted', 'operator', adaEmail, 'operator'],
+    ])
+    expect(events[0]?.details).toEqual({ userId: eveId, email: eveEmail })
+    expect(invalidationsFor(eveId)).toBe(1)
+  })
+
+  it('revokes another operator, whose next request is refused with 403', async () => {
+    const response = await revoke(eveId)
+    expect(response.status).toBe(200)
+    expect(revokedOperatorSchema.parse(await response.json()).operator).toMatchObject({
+      userId: eveId,
+      email: eveEmail,
+      grantedBy: adaEmail,
+    })
+    const refused = await eve.get('/api/console/remotes')
+    expect(refused.status).toBe(403)
+    expect((await errorOf(refused)).details).toEqual({ reason: 'not_operator' })
+    expect(signedInSchema.parse(await jsonOf(await eve.get('/api/me'))).roles).toEqual([])
+    expect((await revoke(eveId)).status).toBe(404)
+    expect((await revoke('00000000-0000-4000-8000-000000000000')).status).toBe(404)
+    const [latest] = await roleEvents()
+    expect(latest).toMatchObject({
+      kind: 'operator_revoked',
+      source: 'operator',
+      actor: adaEmail,
+      before: `${eveEmail}: operator`,
+      after: 'no role',
+    })
+    expect(invalidationsFor(eveId)).toBe(2)
+  })
+
+  it('refuses the only operator revoking themselves with a sentence, and applies nothing', async () => {
+    const before = invalidationsFor(adaId)
+    const eventsBefore = await roleEvents()
+    const response = await revoke(adaId)
+    expect(response.status).toBe(409)
+    const error = await errorOf(response)
+    expect(error.code).toBe('conflict')
+    expect(error.message).toBe(LAST_OPERATOR)
+    expect(error.details).toEqual({ reason: 'last_operator' })
+    expect((await operator.get('/api/console/remotes')).status).toBe(200)
+    expect(await roleEvents()).toEqual(eventsBefore)
+    expect(invalidationsFor(adaId)).toBe(before)
+  })
+
+  it('lets an operator revoke themselves while another remains', async () => {
+    expect((await grant(eveEmail)).status).toBe(201)
+    const response = await revoke(eveId, eve)
+    expect(response.status).toBe(200)
+    expect((await eve.get('/api/console/operators')).status).toBe(403)
+    expect((await operator.get('/api/console/operators')).status).toBe(200)
+    const [latest] = await roleEvents()
+    expect(latest).toMatchObject({ kind: 'operator_revoked', actor: eveEmail, source: 'operator' })
+  })
+
+  it('refuses an operator whose own role went meanwhile (another replica still thought them one)', async () => {
+    const roles = createOperatorRoles({ sql: t.db, clock: t.clock })
+    const stale = { source: 'operator' as const, userId: eveId, label: eveEmail }
+    await expect(roles.revoke({ userId: adaId }, stale)).rejects.toMatchObject({
+      code: 'forbidden',
+      details: { reason: 'not_operator' },
+    })
+    expect((await operator.get('/api/console/remotes')).status).toBe(200)
   })
 })

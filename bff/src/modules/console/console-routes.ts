@@ -9,13 +9,17 @@ import {
   auditQuerySchema,
   canaryBodySchema,
   channelMoveBodySchema,
+  grantOperatorBodySchema,
   issueTokenBodySchema,
+  operatorIdParamSchema,
   promoteBodySchema,
   remoteNameSchema,
   type ConsoleHealth,
   type ConsoleRemotesResponse,
+  type GrantedOperator,
   type IssuedToken,
   type OperatorsResponse,
+  type RevokedOperator,
   type RevokedTokenResponse,
 } from '@tessera/contracts'
 import { Hono } from 'hono'
@@ -95,6 +99,12 @@ const idParam = validator('param', (value: unknown) => {
   return parsed.data
 })
 
+const operatorParam = validator('param', (value: unknown) => {
+  const parsed = operatorIdParamSchema.safeParse(value)
+  if (!parsed.success) throw validationFailed(parsed.error)
+  return parsed.data
+})
+
 const auditQuery = validator('query', (value: unknown) => {
   const parsed = auditQuerySchema.safeParse(value)
   if (!parsed.success) throw validationFailed(parsed.error)
@@ -111,105 +121,132 @@ const actorOf = (operator: ConsoleEnv['Variables']['operator']): OperatorActor =
 export function consoleRoutes(deps: ConsoleRoutesDeps) {
   const { store, deploy, clock } = deps
   const now = () => new Date(clock.now()).toISOString()
-  return new Hono<ConsoleEnv>()
-    .use(noStore())
-    .use(requireOperator(deps.roles))
-    .get('/remotes', async (c) => {
-      const remotes = await store.remotes(c.var.operator.claims)
-      return c.json({ remotes, canary: deps.canary, generatedAt: now() }, 200)
-    })
-    .get('/remotes/:name', nameParam, async (c) => {
-      const { name } = c.req.valid('param')
-      const detail = await store.remote(c.var.operator.claims, name)
-      if (detail === null) throw unknownRemote(name)
-      return c.json(detail, 200)
-    })
-    .post(
-      '/remotes/:name/promote',
-      nameParam,
-      requireJson(),
-      jsonBody(promoteBodySchema),
-      async (c) => {
-        const { name } = c.req.valid('param')
-        const change = await deploy.promote(actorOf(c.var.operator), name, c.req.valid('json'))
-        return c.json(change, 200)
-      },
-    )
-    .post(
-      '/remotes/:name/canary',
-      nameParam,
-      requireJson(),
-      jsonBody(canaryBodySchema),
-      async (c) => {
-        const { name } = c.req.valid('param')
-        const change = await deploy.startCanary(actorOf(c.var.operator), name, c.req.valid('json'))
-        return c.json(change, 200)
-      },
-    )
-    .post(
-      '/remotes/:name/canary/stop',
-      nameParam,
-      requireJson(),
-      jsonBody(channelMoveBodySchema),
-      async (c) => {
-        const { name } = c.req.valid('param')
-        const change = await deploy.stopCanary(actorOf(c.var.operator), name, c.req.valid('json'))
-        return c.json(change, 200)
-      },
-    )
-    .post(
-      '/remotes/:name/rollback',
-      nameParam,
-      requireJson(),
-      jsonBody(channelMoveBodySchema),
-      async (c) => {
-        const { name } = c.req.valid('param')
-        const change = await deploy.rollback(actorOf(c.var.operator), name, c.req.valid('json'))
-        return c.json(change, 200)
-      },
-    )
-    .get('/audit', auditQuery, async (c) => {
-      const query = c.req.valid('query')
-      const page = await store.audit(c.var.operator.claims, query)
-      if (query.format !== 'csv') return c.json(page, 200)
-      const day = now().slice(0, 10)
-      return c.body(auditCsv(page.entries), 200, {
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="tessera-audit-${day}.csv"`,
+  return (
+    new Hono<ConsoleEnv>()
+      .use(noStore())
+      .use(requireOperator(deps.roles))
+      .get('/remotes', async (c) => {
+        const remotes = await store.remotes(c.var.operator.claims)
+        return c.json({ remotes, canary: deps.canary, generatedAt: now() }, 200)
       })
-    })
-    .get('/tokens', async (c) => {
-      return c.json({ tokens: await store.tokens(c.var.operator.claims) }, 200)
-    })
-    .post('/tokens', requireJson(), jsonBody(issueTokenBodySchema), async (c) => {
-      const { remote, label } = c.req.valid('json')
-      const issued = await deps.tokens.issue(remote, label, actorOf(c.var.operator))
-      const listed = await store.tokens(c.var.operator.claims)
-      const info = listed.find((token) => token.id === issued.id)
-      if (info === undefined) throw new Error('the issued token is not in the list')
-      const body: IssuedToken = { token: issued.token, info }
-      return c.json(body, 201)
-    })
-    .post('/tokens/:id/revoke', idParam, async (c) => {
-      const { id } = c.req.valid('param')
-      if (!(await deps.tokens.revoke(id, actorOf(c.var.operator)))) {
-        throw new ApiError('not_found', {
-          message: 'No live deploy token has this id: it may be revoked already. Reload the list.',
+      .get('/remotes/:name', nameParam, async (c) => {
+        const { name } = c.req.valid('param')
+        const detail = await store.remote(c.var.operator.claims, name)
+        if (detail === null) throw unknownRemote(name)
+        return c.json(detail, 200)
+      })
+      .post(
+        '/remotes/:name/promote',
+        nameParam,
+        requireJson(),
+        jsonBody(promoteBodySchema),
+        async (c) => {
+          const { name } = c.req.valid('param')
+          const change = await deploy.promote(actorOf(c.var.operator), name, c.req.valid('json'))
+          return c.json(change, 200)
+        },
+      )
+      .post(
+        '/remotes/:name/canary',
+        nameParam,
+        requireJson(),
+        jsonBody(canaryBodySchema),
+        async (c) => {
+          const { name } = c.req.valid('param')
+          const change = await deploy.startCanary(
+            actorOf(c.var.operator),
+            name,
+            c.req.valid('json'),
+          )
+          return c.json(change, 200)
+        },
+      )
+      .post(
+        '/remotes/:name/canary/stop',
+        nameParam,
+        requireJson(),
+        jsonBody(channelMoveBodySchema),
+        async (c) => {
+          const { name } = c.req.valid('param')
+          const change = await deploy.stopCanary(actorOf(c.var.operator), name, c.req.valid('json'))
+          return c.json(change, 200)
+        },
+      )
+      .post(
+        '/remotes/:name/rollback',
+        nameParam,
+        requireJson(),
+        jsonBody(channelMoveBodySchema),
+        async (c) => {
+          const { name } = c.req.valid('param')
+          const change = await deploy.rollback(actorOf(c.var.operator), name, c.req.valid('json'))
+          return c.json(change, 200)
+        },
+      )
+      .get('/audit', auditQuery, async (c) => {
+        const query = c.req.valid('query')
+        const page = await store.audit(c.var.operator.claims, query)
+        if (query.format !== 'csv') return c.json(page, 200)
+        const day = now().slice(0, 10)
+        return c.body(auditCsv(page.entries), 200, {
+          'Content-Type': 'text/csv; charset=utf-8',
+          'Content-Disposition': `attachment; filename="tessera-audit-${day}.csv"`,
         })
-      }
-      const info = (await store.tokens(c.var.operator.claims)).find((token) => token.id === id)
-      const body: RevokedTokenResponse = { token: info ?? null }
-      return c.json(body, 200)
-    })
-    .get('/health', async (c) => {
-      const [replicas, checks] = await Promise.all([deps.heartbeat.replicas(), deps.checks()])
-      const body: ConsoleHealth = { replicas, checks, checkedAt: now() }
-      return c.json(body, 200)
-    })
-    .get('/operators', async (c) => {
-      const body: OperatorsResponse = {
-        operators: await deps.roles.listAs(c.var.operator.claims),
-      }
-      return c.json(body, 200)
-    })
+      })
+      .get('/tokens', async (c) => {
+        return c.json({ tokens: await store.tokens(c.var.operator.claims) }, 200)
+      })
+      .post('/tokens', requireJson(), jsonBody(issueTokenBodySchema), async (c) => {
+        const { remote, label } = c.req.valid('json')
+        const issued = await deps.tokens.issue(remote, label, actorOf(c.var.operator))
+        const listed = await store.tokens(c.var.operator.claims)
+        const info = listed.find((token) => token.id === issued.id)
+        if (info === undefined) throw new Error('the issued token is not in the list')
+        const body: IssuedToken = { token: issued.token, info }
+        return c.json(body, 201)
+      })
+      .post('/tokens/:id/revoke', idParam, async (c) => {
+        const { id } = c.req.valid('param')
+        if (!(await deps.tokens.revoke(id, actorOf(c.var.operator)))) {
+          throw new ApiError('not_found', {
+            message:
+              'No live deploy token has this id: it may be revoked already. Reload the list.',
+          })
+        }
+        const info = (await store.tokens(c.var.operator.claims)).find((token) => token.id === id)
+        const body: RevokedTokenResponse = { token: info ?? null }
+        return c.json(body, 200)
+      })
+      .get('/health', async (c) => {
+        const [replicas, checks] = await Promise.all([deps.heartbeat.replicas(), deps.checks()])
+        const body: ConsoleHealth = { replicas, checks, checkedAt: now() }
+        return c.json(body, 200)
+      })
+      .get('/operators', async (c) => {
+        const body: OperatorsResponse = {
+          operators: await deps.roles.listAs(c.var.operator.claims),
+        }
+        return c.json(body, 200)
+      })
+      // The role's writes are `npm run operators -- grant|revoke`'s own (OperatorRoles): audited,
+      // and every replica told in the same transaction; here the actor is the operator.
+      .post('/operators', requireJson(), jsonBody(grantOperatorBodySchema), async (c) => {
+        const { email } = c.req.valid('json')
+        const { outcome, operator } = await deps.roles.grant(email, actorOf(c.var.operator))
+        const body: GrantedOperator = { operator, outcome }
+        return outcome === 'granted' ? c.json(body, 201) : c.json(body, 200)
+      })
+      .post('/operators/:userId/revoke', operatorParam, async (c) => {
+        const { userId } = c.req.valid('param')
+        const { operator } = await deps.roles.revoke({ userId }, actorOf(c.var.operator))
+        if (operator === null) {
+          throw new ApiError('not_found', {
+            message:
+              'No operator has this user id: the role may be revoked already. Reload the list.',
+          })
+        }
+        const body: RevokedOperator = { operator }
+        return c.json(body, 200)
+      })
+  )
 }

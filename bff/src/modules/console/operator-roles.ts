@@ -20,19 +20,39 @@ export interface OperatorRoles {
   isOperator(userId: string): Promise<boolean>
   /** The roles a user holds, for `GET /api/me`. */
   rolesOf(userId: string): Promise<UserRole[]>
-  /** Makes the account with this email an operator; `already` when it was one. */
-  grant(
-    email: string,
-    by: OperatorActor,
-  ): Promise<{ outcome: 'granted' | 'already'; userId: string }>
-  /** Takes the role away; `not_operator` when the account did not hold it. */
-  revoke(email: string, by: OperatorActor): Promise<{ outcome: 'revoked' | 'not_operator' }>
+  /**
+   * Makes the account with this email an operator; `already` when it was one (nothing changes).
+   * The one way in for the CLI, the console and `npm start`: audited as `by`, and a `roles`
+   * invalidation published in the same transaction.
+   */
+  grant(email: string, by: OperatorActor): Promise<GrantOutcome>
+  /**
+   * Takes the role away from the account (by email, the CLI; or by user id, the console);
+   * `not_operator` when it did not hold it. An operator cannot take it from themselves while they
+   * are the only one (409 `conflict`, `last_operator`): nobody could sign in to the console.
+   */
+  revoke(account: string | { userId: string }, by: OperatorActor): Promise<RevokeOutcome>
   /** Every operator, oldest grant first, read with the BFF's own connection (the CLI). */
   list(): Promise<Operator[]>
   /** The same list read as the user (RLS: only an operator sees any row). */
   listAs(claims: UserClaims): Promise<Operator[]>
   /** Forgets what this process kept of a user's role (on a `roles` invalidation). */
   forget(userId: string): void
+}
+
+export interface GrantOutcome {
+  outcome: 'granted' | 'already'
+  userId: string
+  /** The operator as they are now (when and by whom the role was granted, this time or before). */
+  operator: Operator
+}
+
+export interface RevokeOutcome {
+  outcome: 'revoked' | 'not_operator'
+  /** The account's user id; null when no account has that email or id. */
+  userId: string | null
+  /** The operator as they were before the revoke; null when they were none. */
+  operator: Operator | null
 }
 
 export interface OperatorRolesDeps {
@@ -56,6 +76,27 @@ const toOperator = (row: OperatorRow): Operator => ({
   grantedAt: new Date(row.granted_at).toISOString(),
   grantedBy: row.granted_by,
 })
+
+/** The sentence for an operator who would take the role from themselves as the only one. */
+export const LAST_OPERATOR =
+  'You are the only operator: revoking your own role would leave nobody who can open the console. Grant the role to someone else first, then revoke yours.'
+
+/** The refusal of that revoke: nothing changed. */
+export function lastOperator(): ApiError {
+  return new ApiError('conflict', {
+    message: LAST_OPERATOR,
+    details: { reason: 'last_operator' },
+  })
+}
+
+/** An operator whose own role went while they acted (another operator revoked it first). */
+function revokedMeanwhile(): ApiError {
+  return new ApiError('forbidden', {
+    message:
+      'Your operator role was revoked a moment ago, so nothing changed. Ask an operator to grant it again.',
+    details: { reason: 'not_operator' },
+  })
+}
 
 /** The sentence for an email no account has. */
 export function unknownAccount(email: string): ApiError {
@@ -95,6 +136,14 @@ export function createOperatorRoles(deps: OperatorRolesDeps): OperatorRoles {
     return user
   }
 
+  const userById = async (tx: SqlQueryable, id: string) => {
+    const { rows } = await tx.query<{ id: string; email: string | null }>(
+      'select id, email from auth.users where id = $1',
+      [id],
+    )
+    return rows[0] ?? null
+  }
+
   const changed = async (tx: SqlQueryable, userId: string) => {
     cache.delete(userId)
     await deps.publish?.({ cache: 'roles', userId }, tx)
@@ -113,10 +162,23 @@ export function createOperatorRoles(deps: OperatorRolesDeps): OperatorRoles {
             .insertInto('operators')
             .values({ user_id: user.id, granted_at: new Date(clock.now()), granted_by: by.label })
             .onConflict((oc) => oc.column('user_id').doNothing())
-            .returning('user_id'),
+            .returning(['granted_at', 'granted_by']),
           tx,
         )
-        if (rows.length === 0) return { outcome: 'already' as const, userId: user.id }
+        const inserted = rows[0]
+        if (inserted === undefined) {
+          const { rows: held } = await execute(
+            queries
+              .selectFrom('operators')
+              .select(['granted_at', 'granted_by'])
+              .where('user_id', '=', user.id),
+            tx,
+          )
+          const row = held[0]
+          if (row === undefined) throw new Error('the operator row conflicted but is not there')
+          const operator = toOperator({ user_id: user.id, email: user.email, ...row })
+          return { outcome: 'already' as const, userId: user.id, operator }
+        }
         await store.logEvent(tx, {
           remote: null,
           kind: 'operator_granted',
@@ -125,19 +187,40 @@ export function createOperatorRoles(deps: OperatorRolesDeps): OperatorRoles {
           details: { userId: user.id, email: user.email },
         })
         await changed(tx, user.id)
-        return { outcome: 'granted' as const, userId: user.id }
+        const operator = toOperator({ user_id: user.id, email: user.email, ...inserted })
+        return { outcome: 'granted' as const, userId: user.id, operator }
       })
       cache.delete(result.userId)
       return result
     },
-    async revoke(email, by) {
-      const result = await sql.transaction(async (tx) => {
-        const user = await userOf(tx, email)
-        const { rowCount } = await execute(
-          queries.deleteFrom('operators').where('user_id', '=', user.id),
+    async revoke(account, by) {
+      const result = await sql.transaction(async (tx): Promise<RevokeOutcome> => {
+        const user =
+          typeof account === 'string'
+            ? await userOf(tx, account)
+            : await userById(tx, account.userId)
+        if (user === null) return { outcome: 'not_operator', userId: null, operator: null }
+        if (by.userId !== null) {
+          // An operator revokes (the console): every operator row locked, so two operators
+          // revoking themselves or each other at once cannot leave nobody (the second reads the
+          // rows the first left, once it commits).
+          const { rows } = await tx.query<{ user_id: string }>(
+            'select user_id from public.operators for update',
+          )
+          const held = new Set(rows.map((row) => row.user_id))
+          if (!held.has(by.userId)) throw revokedMeanwhile()
+          if (by.userId === user.id && held.size === 1) throw lastOperator()
+        }
+        const { rows } = await execute(
+          queries
+            .deleteFrom('operators')
+            .where('user_id', '=', user.id)
+            .returning(['granted_at', 'granted_by']),
           tx,
         )
-        if (rowCount === 0) return { outcome: 'not_operator' as const, userId: user.id }
+        const removed = rows[0]
+        if (removed === undefined)
+          return { outcome: 'not_operator', userId: user.id, operator: null }
         await store.logEvent(tx, {
           remote: null,
           kind: 'operator_revoked',
@@ -146,10 +229,11 @@ export function createOperatorRoles(deps: OperatorRolesDeps): OperatorRoles {
           details: { userId: user.id, email: user.email },
         })
         await changed(tx, user.id)
-        return { outcome: 'revoked' as const, userId: user.id }
+        const operator = toOperator({ user_id: user.id, email: user.email, ...removed })
+        return { outcome: 'revoked', userId: user.id, operator }
       })
-      cache.delete(result.userId)
-      return { outcome: result.outcome }
+      if (result.userId !== null) cache.delete(result.userId)
+      return result
     },
     async list() {
       const { rows } = await sql.query<OperatorRow>(listText)

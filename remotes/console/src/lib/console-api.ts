@@ -5,8 +5,12 @@ import type {
   ConsoleRemoteDetail,
   ConsoleRemotesResponse,
   ConsoleToken,
+  GrantedOperator,
+  GrantOperatorBody,
   IssuedToken,
   IssueTokenBody,
+  OperatorsResponse,
+  RevokedOperator,
 } from '@tessera/contracts/console'
 import type { ChannelChange } from '@tessera/contracts/deploy'
 import type { Platform } from '@tessera/contracts/platform'
@@ -79,6 +83,14 @@ export function createConsoleApi(platform: Platform) {
         { method: 'POST' },
       ),
     health: () => json<ConsoleHealth>(`${CONSOLE_API}/health`),
+    operators: () => json<OperatorsResponse>(`${CONSOLE_API}/operators`),
+    /** Grants the role (201 `granted`; 200 `already` when they held it: nothing changed). */
+    grantOperator: (body: GrantOperatorBody) =>
+      post<GrantedOperator>(`${CONSOLE_API}/operators`, body),
+    revokeOperator: (userId: string) =>
+      json<RevokedOperator>(`${CONSOLE_API}/operators/${encodeURIComponent(userId)}/revoke`, {
+        method: 'POST',
+      }),
   }
 }
 

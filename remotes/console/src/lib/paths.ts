@@ -4,6 +4,7 @@ export const consolePaths = {
   remote: (name: string) => `/console/remotes/${encodeURIComponent(name)}`,
   audit: '/console/audit',
   tokens: '/console/tokens',
+  operators: '/console/operators',
   health: '/console/health',
 } as const
 

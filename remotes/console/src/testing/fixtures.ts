@@ -6,6 +6,7 @@ import type {
   ConsoleRemotesResponse,
   ConsoleToken,
   ConsoleVersion,
+  Operator,
 } from '@tessera/contracts/console'
 import type { ChannelChange, ChannelState } from '@tessera/contracts/deploy'
 
@@ -156,6 +157,16 @@ export function healthBody(overrides: Partial<ConsoleHealth> = {}): ConsoleHealt
       { name: 'model', ok: true, latencyMs: 180, problem: null },
     ],
     checkedAt: at,
+    ...overrides,
+  }
+}
+
+export function operatorOf(userId: string, overrides: Partial<Operator> = {}): Operator {
+  return {
+    userId,
+    email: 'ada@example.com',
+    grantedAt: at,
+    grantedBy: 'npm start',
     ...overrides,
   }
 }

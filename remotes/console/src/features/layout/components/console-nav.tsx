@@ -5,6 +5,7 @@ const tabs: Tab[] = [
   { to: consolePaths.remotes, route: '/', label: 'Remotes' },
   { to: consolePaths.audit, route: '/audit', label: 'Audit log' },
   { to: consolePaths.tokens, route: '/tokens', label: 'Deploy tokens' },
+  { to: consolePaths.operators, route: '/operators', label: 'Operators' },
   { to: consolePaths.health, route: '/health', label: 'Health' },
 ]
 

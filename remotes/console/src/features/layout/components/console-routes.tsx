@@ -4,6 +4,7 @@ import { useRoute } from '@tessera/plugin-react/platform'
 import { consolePaths, remoteOfRoute } from '../../../lib/paths.ts'
 import { AuditPage } from '../../audit/components/audit-page.tsx'
 import { HealthPage } from '../../health/components/health-page.tsx'
+import { OperatorsPage } from '../../operators/components/operators-page.tsx'
 import { RemotesPage } from '../../remotes/components/remotes-page.tsx'
 import { TokensPage } from '../../tokens/components/tokens-page.tsx'
 import { VersionsPage } from '../../versions/components/versions-page.tsx'
@@ -28,6 +29,7 @@ function pageOf(route: string) {
   if (route === '/') return <RemotesPage />
   if (route === '/audit') return <AuditPage />
   if (route === '/tokens') return <TokensPage />
+  if (route === '/operators') return <OperatorsPage />
   if (route === '/health') return <HealthPage />
   const remote = remoteOfRoute(route)
   if (remote !== null) return <VersionsPage name={remote} />
