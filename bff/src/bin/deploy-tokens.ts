@@ -17,6 +17,7 @@ import { openBffDatabase } from '../platform/database.ts'
 import { loadEnv } from '../platform/env.ts'
 import type { Env } from '../platform/env.ts'
 import { isMain } from '../platform/is-main.ts'
+import { localStackHoldsDatabase } from './local-stack-guard.ts'
 import { cliActor } from '../modules/deploy/actor.ts'
 import { createDeployTokens } from '../modules/deploy/tokens.ts'
 import type { DeployTokenInfo } from '../modules/deploy/tokens.ts'
@@ -123,16 +124,6 @@ export function formatTokens(tokens: readonly DeployTokenInfo[]): string[] {
   )
 }
 
-async function isServing(origin: string): Promise<boolean> {
-  try {
-    await fetch(`${origin}/api/health`, { signal: AbortSignal.timeout(2000) })
-    return true
-  } catch {
-    // Refused or silent: no stack of ours there.
-    return false
-  }
-}
-
 /** Runs the command; returns the exit code (2 for input it refuses). */
 export async function runDeployTokensCommand(
   argv: readonly string[],
@@ -147,14 +138,14 @@ export async function runDeployTokensCommand(
     return 2
   }
   const env = loadEnv(deps.env)
-  if (env.DATABASE_URL === undefined) {
-    const origin = `http://127.0.0.1:${env.PORT}`
-    if (await (deps.isServing ?? isServing)(origin)) {
-      deps.write(
-        `The local stack is running (its BFF answers at ${origin}) and holds the database at ${env.PGLITE_DATA_DIR}. Its tokens are in .tessera/deploy-tokens.json; stop it (Ctrl+C) to manage tokens here.`,
-      )
-      return 1
-    }
+  const held = await localStackHoldsDatabase(
+    env,
+    'Its tokens are in .tessera/deploy-tokens.json; stop it (Ctrl+C) to manage tokens here.',
+    deps.isServing,
+  )
+  if (held !== null) {
+    deps.write(held)
+    return 1
   }
   const sql = await (deps.openDatabase ?? (async (e: Env) => (await openBffDatabase(e)).sql))(env)
   try {
