@@ -38,6 +38,17 @@ function monolithFederation(): Plugin {
 }
 
 /**
+ * The BFF puts the route's remote files in place of this comment (bff/src/http/host-page.ts). The
+ * monolith loads no remote code, so its page has no place for them.
+ */
+function withoutRouteHints(): Plugin {
+  return {
+    name: 'tessera:monolith-without-route-hints',
+    transformIndexHtml: (html) => html.replace(/[ \t]*<!-- tessera:route-hints -->\n?/, ''),
+  }
+}
+
+/**
  * In the monolith each remote's CSS is scoped to its element exactly as its own build would scope
  * it (tooling/remote-build), so both builds render the same page from the same bytes of CSS.
  */
@@ -142,7 +153,9 @@ export default defineConfig({
   root: hostDir,
   plugins: [
     react(),
-    ...(env.monolith ? [monolithFederation()] : [federationPlugin(), preloadSharedModules()]),
+    ...(env.monolith
+      ? [monolithFederation(), withoutRouteHints()]
+      : [federationPlugin(), preloadSharedModules()]),
     precompress(),
   ],
   css: env.monolith ? { postcss: { plugins: [scopeRemoteCss()] } } : {},

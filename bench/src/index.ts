@@ -6,6 +6,7 @@ const benchmarks = [
   'webhooks',
   'plugin-api',
   'cluster',
+  'lighthouse',
 ] as const
 const which = process.argv[2] ?? 'all'
 if (which !== 'all' && !(benchmarks as readonly string[]).includes(which)) {
@@ -18,3 +19,4 @@ if (which === 'all' || which === 'assistant') await import('./assistant.ts')
 if (which === 'all' || which === 'webhooks') await import('./webhooks.ts')
 if (which === 'all' || which === 'plugin-api') await import('./plugin-api.ts')
 if (which === 'all' || which === 'cluster') await import('./cluster.ts')
+if (which === 'all' || which === 'lighthouse') await import('./lighthouse.ts')

@@ -3,12 +3,9 @@ import { userRoles } from './console.ts'
 import { authEventNames } from './platform.ts'
 import { entitlementsSchema } from './plans.ts'
 import { plainText } from './text.ts'
+import { DISPLAY_NAME_MAX_LENGTH, PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from './auth-limits.ts'
 
-/** Passwords shorter than this are refused before they reach Supabase Auth. */
-export const PASSWORD_MIN_LENGTH = 8
-/** bcrypt reads 72 bytes; longer passwords are refused rather than silently cut. */
-export const PASSWORD_MAX_BYTES = 72
-export const DISPLAY_NAME_MAX_LENGTH = 80
+export { DISPLAY_NAME_MAX_LENGTH, PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH }
 
 // What a display name refuses beyond the text rule: it is one line shown to others, so no tab
 // or line break, no C1 control, and no bidirectional override (they let a name display as
@@ -183,7 +180,14 @@ export const signedInSchema = z.object({
 export type SignedIn = z.infer<typeof signedInSchema>
 
 /** `GET /api/me`: `{ user: null }` for a visitor who is not signed in (200, not 401). */
-export const meResponseSchema = z.union([signedInSchema, z.object({ user: z.null() })])
+export const meResponseSchema = z.union([
+  signedInSchema,
+  z.object({
+    user: z.null(),
+    /** The cookie's session ended: signed out from elsewhere, or expired (once; the cookie goes). */
+    ended: z.enum(['revoked', 'expired']).optional(),
+  }),
+])
 export type MeResponse = z.infer<typeof meResponseSchema>
 
 /** Answer of routes that send an email: what the UI should tell the person. */
@@ -192,11 +196,28 @@ export const emailSentSchema = z.object({
   email: z.string(),
 })
 
+/** How a session signed in: a password, or which email link. */
+export const signInMethods = [
+  'password',
+  'magic_link',
+  'email_confirmation',
+  'password_reset',
+] as const
+export type SignInMethod = (typeof signInMethods)[number]
+
 /** One of the user's signed-in devices (`GET /api/me/sessions`). */
 export const deviceSessionSchema = z.object({
   id: z.string(),
   /** "Firefox on Linux", from the User-Agent when the session started. */
   device: z.string(),
+  /** Browser and main version ("Firefox 140"); null when the User-Agent names none we know. */
+  browser: z.string().nullable(),
+  /** System, with its version where that means something ("Android 14", "macOS"); or null. */
+  os: z.string().nullable(),
+  /** How the session signed in; null for sessions from before this was kept. */
+  signInMethod: z.enum(signInMethods).nullable(),
+  /** The client address the session was last seen from (its sign-in address until then). */
+  lastSeenAddress: z.string().nullable(),
   createdAt: z.string(),
   lastSeenAt: z.string(),
   /** The session of this request. */
@@ -205,6 +226,14 @@ export const deviceSessionSchema = z.object({
 export type DeviceSession = z.infer<typeof deviceSessionSchema>
 
 export const deviceSessionListSchema = z.object({ sessions: z.array(deviceSessionSchema) })
+
+/**
+ * Why a session ended: `signed_out` by itself (a tab of it signed out, or signed in again),
+ * `revoked` from elsewhere (another session signed it out, signed out everywhere or changed the
+ * password; or Auth ended it), `expired` (its lifetime or idle timeout).
+ */
+export const signOutReasons = ['signed_out', 'revoked', 'expired'] as const
+export type SignOutReason = (typeof signOutReasons)[number]
 
 /** The live event type carrying auth events on `/api/events`. */
 export const AUTH_EVENT_TYPE = 'auth'
@@ -219,5 +248,7 @@ export const authEventDataSchema = z.object({
   event: z.enum(authEventNames),
   sessionId: z.string().nullable(),
   user: meUserSchema.nullable(),
+  /** Why a session ended, for SIGNED_OUT (absent from BFFs older than it). */
+  reason: z.enum(signOutReasons).optional(),
 })
 export type AuthEventData = z.infer<typeof authEventDataSchema>

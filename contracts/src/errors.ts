@@ -70,7 +70,7 @@ export const errorCatalogue = {
   internal: {
     status: 500,
     message:
-      'Something went wrong on our side. Try again; if it keeps happening, quote the request id.',
+      'Something went wrong on our side. Try again; if it keeps happening, quote the reference.',
   },
   upstream_unavailable: {
     status: 503,

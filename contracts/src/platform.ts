@@ -22,9 +22,22 @@ export interface SessionUser {
 /** What the user's plan allows (`entitlements` of `GET /api/me`). */
 export type SessionEntitlements = Entitlements
 
+/**
+ * Why a tab is signed out when it did not sign out itself: signed out from another device (or
+ * the account's password changed), signed out in another tab of this browser, or the session
+ * expired. The sign-in page says it.
+ */
+export const signedOutReasons = ['other-device', 'other-tab', 'expired'] as const
+export type SignedOutReason = (typeof signedOutReasons)[number]
+
 export type SessionState =
   | { status: 'loading'; user: null }
-  | { status: 'signed-out'; user: null }
+  | {
+      status: 'signed-out'
+      user: null
+      /** Absent when the tab signed out itself, never was signed in, or from older hosts. */
+      reason?: SignedOutReason
+    }
   | {
       status: 'signed-in'
       user: SessionUser

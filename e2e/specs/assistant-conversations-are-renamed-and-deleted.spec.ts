@@ -36,6 +36,26 @@ test('a user renames a conversation, deletes another after confirming, and the l
   await expect(heading).toHaveText('New conversation')
   await expect(page).toHaveURL(/\/assistant$/)
   await expect(list.getByRole('link')).toHaveText([/Lentil dinners/])
+  // The confirmation toast stays clear of the composer (1280×800, a laptop's screen).
+  await page.setViewportSize({ width: 1280, height: 800 })
+  const toast = page
+    .getByRole('region', { name: 'Notifications' })
+    .getByText('The conversation was deleted.')
+  await expect(toast).toBeVisible()
+  const [toastBox, composerBox] = await Promise.all([
+    toast.locator('xpath=ancestor::li[1]').boundingBox(),
+    page.getByRole('form', { name: 'Write a message' }).boundingBox(),
+  ])
+  expect(toastBox).not.toBeNull()
+  expect(composerBox).not.toBeNull()
+  if (toastBox !== null && composerBox !== null) {
+    const apart =
+      toastBox.y + toastBox.height <= composerBox.y ||
+      composerBox.y + composerBox.height <= toastBox.y ||
+      toastBox.x + toastBox.width <= composerBox.x ||
+      composerBox.x + composerBox.width <= toastBox.x
+    expect(apart).toBe(true)
+  }
 
   // The server agrees after a reload.
   await page.reload()

@@ -23,7 +23,11 @@ test('a free user reaches the monthly limit, upgrades to Pro through checkout, a
     await chat.settled()
     if (await chat.alert.isVisible()) break
   }
-  await expect(chat.alert).toContainText('Code quota_exceeded')
+  await expect(chat.alert).toHaveAttribute('data-code', 'quota_exceeded')
+  // The sentence for people; the request id as small print, to copy for support.
+  await expect(chat.alert).not.toContainText('Code')
+  await expect(chat.alert).toContainText(/Reference \S+/)
+  await expect(chat.alert.getByRole('button', { name: 'Copy reference' })).toBeVisible()
   await expect(chat.alert).toContainText(/Upgrade your plan/)
   // Nothing was sent, so nothing more was counted, and the message can be sent again later.
   await expect(chat.thread.getByText('Not sent')).toBeVisible()

@@ -31,6 +31,9 @@ async function everyLook(page: Page, state: string, ready: () => Promise<void>):
 const pageHeading = (page: Page) => page.locator('main').getByRole('heading', { level: 1 })
 
 const signedOutPages = [
+  '/',
+  '/terms',
+  '/privacy',
   '/auth/sign-in',
   '/auth/sign-up',
   '/auth/forgot-password',

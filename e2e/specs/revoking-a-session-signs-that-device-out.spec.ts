@@ -30,6 +30,9 @@ test('revoking a session from a second browser signs the first out at its next r
   await expect(devices).toHaveCount(1)
   await second.close()
 
+  // The open tab hears of it at once, and says why it is on the sign-in page.
+  await expect(page).toHaveURL(/\/auth\/sign-in\?next=%2Fassistant/)
+  await expect(page.getByText('You were signed out from another device.')).toBeVisible()
   await page.reload()
   await expect(page).toHaveURL(/\/auth\/sign-in\?next=%2Fassistant/)
 })

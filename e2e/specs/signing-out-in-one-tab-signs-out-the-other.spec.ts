@@ -19,4 +19,7 @@ test('signing out in one tab signs out the other tab at once', async ({
   await expect(page).toHaveURL(/\/auth\/sign-in/)
   await expect(other).toHaveURL(/\/auth\/sign-in\?next=%2Fbilling/)
   await expect(other.getByRole('link', { name: 'Sign in' })).toBeVisible()
+  // The other tab says why it is on the sign-in page; the one that signed out has no need to.
+  await expect(other.getByText('You signed out in another tab.')).toBeVisible()
+  await expect(page.getByText(/signed out in another tab|another device/)).toHaveCount(0)
 })

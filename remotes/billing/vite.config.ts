@@ -8,4 +8,6 @@ export default defineRemoteConfig({
   // The pricing page is for everyone: visitors compare plans before they sign up.
   publicPaths: ['/plans'],
   root: new URL('.', import.meta.url),
+  // The plans and billing pages.
+  firstRouteBudgetKiB: 20,
 })

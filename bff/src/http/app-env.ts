@@ -6,6 +6,11 @@ export interface RequestAuth {
   current(): Promise<ActiveSession | null>
   /** The request's session; `unauthenticated`, or `session_revoked` for a revoked one. */
   require(): Promise<ActiveSession>
+  /**
+   * Why the cookie names no usable session: `revoked` (signed out from elsewhere) or `expired`;
+   * null with no cookie, an unknown one, or a session in use.
+   */
+  ended(): Promise<'revoked' | 'expired' | null>
   /** Gives the browser the cookie of a new session. */
   signIn(token: string): void
   /** Removes the session cookie from the browser. */

@@ -259,6 +259,7 @@ export function createApp(deps: AppDeps) {
       sessions,
       secure: env.SESSION_COOKIE_SECURE,
       maxAgeSeconds: env.SESSION_COOKIE_MAX_AGE_SECONDS,
+      clientKey: deps.clientKey,
     }),
   )
   app.use('/api/events', drainHint({ draining: () => readiness.draining }))
@@ -273,6 +274,7 @@ export function createApp(deps: AppDeps) {
       (await hostPage(c, {
         assets,
         readSnapshot: () => snapshots.forRequest(c, { everyCanary: true }),
+        readPublicSnapshot: () => snapshots.forRequest(c, { everyCanary: true, operator: false }),
       })) ?? errorResponse(c, new ApiError('not_found')),
   )
 

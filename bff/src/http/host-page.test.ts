@@ -1,7 +1,13 @@
 import { gunzipSync } from 'node:zlib'
 import type { Context } from 'hono'
 import { describe, expect, it } from 'vitest'
-import { acceptsOnlyJson, type HostAssets } from './host-page.ts'
+import {
+  acceptsOnlyJson,
+  ROUTE_HINTS_MARKER,
+  routeHints,
+  withRouteHints,
+  type HostAssets,
+} from './host-page.ts'
 import { OVERRIDE_COOKIE } from '../modules/registry/remote-overrides.ts'
 import { createTestApp, remoteEntry } from '../testing/app.ts'
 
@@ -168,5 +174,145 @@ describe('acceptsOnlyJson', () => {
     const plain = await app.request('/billing', { headers: { accept: 'text/html' } })
     expect(plain.headers.get('content-encoding')).toBeNull()
     expect(await plain.text()).toBe(await assets.indexHtml())
+  })
+})
+
+describe('the page’s preload hints for the route’s remote', () => {
+  const page: HostAssets = {
+    indexHtml: async () =>
+      `<!doctype html><html><head>${ROUTE_HINTS_MARKER}<script type="module" src="/assets/index.js"></script></head><body><div id="root"></div></body></html>`,
+    serve: async (_c: Context) => null,
+  }
+  const cdn = 'https://cdn.example.com/billing/1.0.0/assets'
+  const billingWithFiles = {
+    ...billing,
+    preload: [
+      `${cdn}/__federation_expose_Plugin-a1.js`,
+      `${cdn}/__federation_expose_Plugin-a1.css`,
+    ],
+  }
+
+  async function headOf(app: ReturnType<typeof createTestApp>['app'], path: string) {
+    const response = await app.request(path, { headers: { accept: 'text/html' } })
+    expect(response.status).toBe(200)
+    const html = await response.text()
+    return html.slice(0, html.indexOf('</head>'))
+  }
+
+  it('lists the route’s remote entry and its first files, so they download with the host', async () => {
+    const { app } = createTestApp({
+      registry: { remotes: [billingWithFiles, auth] },
+      deps: { assets: page },
+    })
+    const head = await headOf(app, '/billing/plans')
+    expect(head).toContain(
+      `<link rel="modulepreload" crossorigin href="${cdn}/remoteEntry.js"><link rel="modulepreload" crossorigin href="${cdn}/__federation_expose_Plugin-a1.js"><link rel="preload" as="style" href="${cdn}/__federation_expose_Plugin-a1.css">`,
+    )
+    // After the host's own script, which the browser should ask for first.
+    expect(head.indexOf('<script')).toBeLessThan(head.indexOf('<link'))
+    // Another remote's page carries that remote's entry only.
+    const authHead = await headOf(app, '/auth/sign-in')
+    expect(authHead).toContain(`href="${auth.entryUrl}"`)
+    expect(authHead).not.toContain('billing')
+  })
+
+  it('adds nothing on a page no remote owns, and no inline script the CSP would refuse', async () => {
+    const { app } = createTestApp({
+      registry: { remotes: [billingWithFiles] },
+      deps: { assets: page },
+    })
+    for (const path of ['/', '/billingx', '/terms']) {
+      expect(await headOf(app, path)).not.toContain('rel="modulepreload"')
+    }
+    const response = await app.request('/billing', { headers: { accept: 'text/html' } })
+    expect(response.headers.get('content-security-policy')).toContain(
+      "script-src 'self' https://cdn.example.com;",
+    )
+    expect((await response.text()).match(/<script/g)).toHaveLength(1)
+  })
+
+  it('never hints a remote for operators: a visitor at its address fetches none of its files', async () => {
+    const console = {
+      ...remoteEntry({
+        name: 'console',
+        basePath: '/console',
+        entryUrl: 'https://cdn.example.com/console/1.0.0/assets/remoteEntry.js',
+      }),
+      audience: 'operators' as const,
+    }
+    const { app } = createTestApp({
+      registry: { remotes: [billing, console] },
+      deps: { assets: page },
+    })
+    const response = await app.request('/console/audit', { headers: { accept: 'text/html' } })
+    const html = await response.text()
+    expect(html).not.toContain('rel="modulepreload"')
+    expect(html).not.toContain('/console/1.0.0/')
+    // The CSP still allows its origin, so an operator's page can load it.
+    expect(response.headers.get('content-security-policy')).toContain('https://cdn.example.com')
+  })
+
+  it('adds none to a page without the marker (a host that loads no remote code)', async () => {
+    const { app } = createTestApp({ registry: { remotes: [billingWithFiles] }, deps: { assets } })
+    expect(await headOf(app, '/billing')).not.toContain('modulepreload')
+    expect(withRouteHints('<head></head>', routeHints('/billing', { remotes: [billing] }))).toBe(
+      '<head></head>',
+    )
+  })
+
+  it('takes the marker out of a page with no remote to hint', async () => {
+    const { app } = createTestApp({ registry: { remotes: [] }, deps: { assets: page } })
+    const response = await app.request('/', { headers: { accept: 'text/html' } })
+    expect(await response.text()).not.toContain('tessera:route-hints')
+  })
+
+  it('sends the hinted page gzipped as well', async () => {
+    const { app } = createTestApp({
+      registry: { remotes: [billingWithFiles] },
+      deps: { assets: page },
+    })
+    const response = await app.request('/billing', {
+      headers: { accept: 'text/html', 'accept-encoding': 'gzip' },
+    })
+    expect(response.headers.get('content-encoding')).toBe('gzip')
+    const html = gunzipSync(new Uint8Array(await response.arrayBuffer())).toString()
+    expect(html).toContain(`href="${cdn}/remoteEntry.js"`)
+  })
+
+  it('hints nothing for a remote on its canary here, which most viewers are not served', () => {
+    const snapshot = { remotes: [{ ...billingWithFiles, channel: 'canary' as const }] }
+    expect(routeHints('/billing', snapshot)).toEqual([])
+    expect(
+      routeHints('/billing', { remotes: [{ ...billingWithFiles, channel: 'stable' }] }),
+    ).toHaveLength(3)
+  })
+
+  it('takes only http(s) files on the entry’s origin, escaped', () => {
+    const hints = routeHints('/billing', {
+      remotes: [
+        {
+          ...billing,
+          preload: [
+            'https://elsewhere.example.com/x.js',
+            `${cdn}/a.js?x="><script>`,
+            `${cdn}/image.png`,
+          ],
+        },
+      ],
+    })
+    expect(hints.map((hint) => hint.href)).toEqual([
+      billing.entryUrl,
+      `${cdn}/a.js?x=%22%3E%3Cscript%3E`,
+    ])
+    expect(
+      withRouteHints(`<head>${ROUTE_HINTS_MARKER}</head>`, [
+        { rel: 'preload', href: 'https://a.example/"<>&' },
+      ]),
+    ).toBe(
+      '<head><link rel="preload" as="style" href="https://a.example/&quot;&lt;&gt;&amp;"></head>',
+    )
+    expect(
+      routeHints('/billing', { remotes: [{ ...billing, entryUrl: 'javascript:alert(1)' }] }),
+    ).toEqual([])
   })
 })

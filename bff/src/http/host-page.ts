@@ -1,7 +1,7 @@
 import type { RegistrySnapshot } from '@tessera/contracts'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from './app-env.ts'
-import { preferredEncoding, varyOnEncoding } from './content-encoding.ts'
+import { gzip, preferredEncoding, varyOnEncoding } from './content-encoding.ts'
 import { buildHostCsp, remoteOrigins } from './csp.ts'
 
 /** The built host, as the runtime entry provides it (files on disk under Node). */
@@ -66,13 +66,22 @@ export function hostAssets(options: { assets?: HostAssets }): MiddlewareHandler<
  */
 export async function hostPage(
   c: Context<AppEnv>,
-  deps: { assets?: HostAssets; readSnapshot: () => Promise<RegistrySnapshot> },
+  deps: {
+    assets?: HostAssets
+    /** What this viewer may be served (every canary, every remote): the CSP allows all of it. */
+    readSnapshot: () => Promise<RegistrySnapshot>
+    /** What anyone is served (no remote for operators only): the preload hints come from it. */
+    readPublicSnapshot?: () => Promise<RegistrySnapshot>
+  },
 ): Promise<Response | null> {
   if (deps.assets === undefined || !isPageRequest(c)) return null
   if (acceptsOnlyJson(c.req.header('accept')) || namesAFile(c.req.path)) return null
-  const html = await deps.assets.indexHtml()
-  if (html === null) return null
-  const csp = buildHostCsp(remoteOrigins(await deps.readSnapshot()))
+  const template = await deps.assets.indexHtml()
+  if (template === null) return null
+  const snapshot = await deps.readSnapshot()
+  const csp = buildHostCsp(remoteOrigins(snapshot))
+  const hinted = deps.readPublicSnapshot === undefined ? snapshot : await deps.readPublicSnapshot()
+  const html = withRouteHints(template, routeHints(c.req.path, hinted))
   const headers = new Headers({
     'Content-Type': 'text/html; charset=UTF-8',
     'Content-Security-Policy': csp,
@@ -90,33 +99,93 @@ export async function hostPage(
   return new Response(html, { status: 200, headers })
 }
 
-/** The page's gzip bytes, made once per text of index.html (it changes only with a new build). */
-let lastGzip: { html: string; body: Promise<Uint8Array<ArrayBuffer>> } | null = null
-
-function gzipped(html: string): Promise<Uint8Array<ArrayBuffer>> {
-  if (lastGzip?.html !== html) {
-    const stream = new Blob([html]).stream().pipeThrough(new CompressionStream('gzip'))
-    lastGzip = { html, body: readAll(stream) }
-  }
-  return lastGzip.body
+/** A `<link>` the page carries so the browser fetches a file before the host asks for it. */
+export interface PreloadHint {
+  rel: 'modulepreload' | 'preload'
+  href: string
 }
 
 /**
- * Every byte of a stream. Read by hand: under @hono/node-server the global `Response` is its own
- * lighter class, whose body readers do not take a stream.
+ * What the remote of the requested route needs first: its `remoteEntry.js` and the files its
+ * descriptor lists to preload (the exposed module and its static imports, their CSS). In the
+ * page, they download alongside the host's own scripts instead of after the host has run, read
+ * `/api/remotes` and imported the entry. Only the remote whose base path holds `path` (`/` and
+ * unknown paths get none); none for a remote served on its canary channel here, as the page's
+ * snapshot puts the viewer in every canary (for the CSP) while `/api/remotes` will give most
+ * viewers the stable version; only files on the entry's origin, like the host's own hints
+ * (features/remotes/preload-links.ts), which these match so the browser reuses them.
  */
-async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array<ArrayBuffer>> {
-  const chunks: Uint8Array[] = []
-  let length = 0
-  for await (const chunk of stream) {
-    chunks.push(chunk)
-    length += chunk.byteLength
+export function routeHints(
+  path: string,
+  snapshot: Pick<RegistrySnapshot, 'remotes'>,
+): PreloadHint[] {
+  const remote = snapshot.remotes.find(
+    (candidate) => path === candidate.basePath || path.startsWith(`${candidate.basePath}/`),
+  )
+  if (remote === undefined || remote.channel === 'canary') return []
+  const entry = safeUrl(remote.entryUrl)
+  if (entry === null) return []
+  const hints: PreloadHint[] = [{ rel: 'modulepreload', href: entry.href }]
+  for (const raw of remote.preload ?? []) {
+    const url = safeUrl(raw)
+    if (url === null || url.origin !== entry.origin) continue
+    if (url.pathname.endsWith('.js')) hints.push({ rel: 'modulepreload', href: url.href })
+    else if (url.pathname.endsWith('.css')) hints.push({ rel: 'preload', href: url.href })
   }
-  const all = new Uint8Array(length)
-  let offset = 0
-  for (const chunk of chunks) {
-    all.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return all
+  return hints
+}
+
+/** An http(s) URL, or null for anything else (a hint is never worth a doubtful URL). */
+function safeUrl(raw: string): URL | null {
+  if (!URL.canParse(raw)) return null
+  const url = new URL(raw)
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url : null
+}
+
+const escapeAttribute = (value: string): string =>
+  value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+
+/**
+ * The comment by which a host page asks for the hints: a federated host's index.html carries it
+ * (a build that loads no remote code, like the monolith the benchmarks compare with, does not).
+ */
+export const ROUTE_HINTS_MARKER = '<!-- tessera:route-hints -->'
+
+/**
+ * The page with the hints at the end of its head, after the host's own scripts (so the browser
+ * asks for those first), and without the marker. Module scripts load in CORS mode, so their hints
+ * say `crossorigin`; originjs adds a remote's stylesheet as a plain `<link>`, so its hint does
+ * not. No inline script: the CSP stays as it is (the remotes' origins are already in script-src
+ * and style-src).
+ */
+export function withRouteHints(html: string, hints: readonly PreloadHint[]): string {
+  const at = html.indexOf(ROUTE_HINTS_MARKER)
+  if (at === -1) return html
+  const page = `${html.slice(0, at)}${html.slice(at + ROUTE_HINTS_MARKER.length)}`
+  const end = page.indexOf('</head>')
+  if (hints.length === 0 || end === -1) return page
+  const links = hints
+    .map((hint) =>
+      hint.rel === 'modulepreload'
+        ? `<link rel="modulepreload" crossorigin href="${escapeAttribute(hint.href)}">`
+        : `<link rel="preload" as="style" href="${escapeAttribute(hint.href)}">`,
+    )
+    .join('')
+  return `${page.slice(0, end)}${links}${page.slice(end)}`
+}
+
+/**
+ * The page's gzip bytes, made once per text: one per remote's hints (and one without), which
+ * change only with a new build or a new version in the registry; the oldest text goes first.
+ */
+const gzipCache = new Map<string, Promise<Uint8Array<ArrayBuffer>>>()
+const GZIP_CACHE_SIZE = 32
+
+function gzipped(html: string): Promise<Uint8Array<ArrayBuffer>> {
+  const cached = gzipCache.get(html)
+  if (cached !== undefined) return cached
+  const body = gzip(html)
+  gzipCache.set(html, body)
+  if (gzipCache.size > GZIP_CACHE_SIZE) gzipCache.delete(gzipCache.keys().next().value!)
+  return body
 }

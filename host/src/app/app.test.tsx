@@ -80,7 +80,7 @@ const silentEventSource = (): EventSourceLike => ({
   close: () => undefined,
 })
 
-function boot(path: string, answers: Array<() => Response>) {
+function boot(path: string, answers: Array<() => Response>, { signedIn = true } = {}) {
   window.history.replaceState(null, '', path)
   const requests: string[] = []
   const loadModule = vi.fn(async (ref: RemoteEntryRef) => pagePlugin(ref.name))
@@ -100,7 +100,8 @@ function boot(path: string, answers: Array<() => Response>) {
         return answer()
       }
       if (pathname === '/api/me') {
-        // Signed in: these tests are about the frame; the route guard has its own tests.
+        // Signed in unless a test says otherwise: the route guard has its own tests.
+        if (!signedIn) return Response.json({ user: null })
         return Response.json({
           user: { id: 'u1', email: 'ada@example.test', displayName: 'Ada' },
           session: { id: 's1', recovery: false },
@@ -173,6 +174,38 @@ describe('App', () => {
       'page',
     )
     expect(document.title).toBe('Assistant · Tessera')
+  })
+
+  it('shows a signed-out visitor the landing page at /, with no remote code, and a footer', async () => {
+    const { kernel, loadModule } = boot('/', [() => Response.json(navOnly)], { signedIn: false })
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Ask anything, and keep every answer' }),
+    ).toBeTruthy()
+    expect(kernel.router.current().pathname).toBe('/')
+    expect(document.title).toBe('Tessera · An AI assistant, free to start')
+    expect(loadModule).not.toHaveBeenCalled()
+    const main = screen.getByRole('main')
+    fireEvent.click(within(main).getAllByRole('link', { name: 'Start free' })[0]!)
+    expect(kernel.router.current().pathname).toBe('/auth/sign-up')
+    expect(await screen.findByRole('heading', { name: 'auth page' })).toBeTruthy()
+  })
+
+  it('opens the terms and privacy pages from the footer, signed out, without a remote', async () => {
+    const { kernel, loadModule } = boot('/', [() => Response.json(navOnly)], { signedIn: false })
+    const footer = await screen.findByRole('contentinfo')
+    fireEvent.click(within(footer).getByRole('link', { name: 'Privacy' }))
+    expect(await screen.findByRole('heading', { level: 1, name: 'Privacy' })).toBeTruthy()
+    expect(kernel.router.current().pathname).toBe('/privacy')
+    expect(document.title).toBe('Privacy · Tessera')
+    fireEvent.click(within(screen.getByRole('contentinfo')).getByRole('link', { name: 'Terms' }))
+    expect(await screen.findByRole('heading', { level: 1, name: 'Terms of use' })).toBeTruthy()
+    expect(loadModule).not.toHaveBeenCalled()
+  })
+
+  it('draws no footer on a remote page', async () => {
+    boot('/billing', [() => Response.json(navOnly)])
+    expect(await screen.findByRole('heading', { name: 'billing page' })).toBeTruthy()
+    expect(screen.queryByRole('contentinfo')).toBeNull()
   })
 
   it('moves to another remote when a navigation link is clicked', async () => {

@@ -11,6 +11,11 @@ import {
 import type { LiveEventStatus, RegistrySnapshot } from '@tessera/contracts'
 import { CommandPalette } from '../features/command-palette/command-palette.tsx'
 import { HomePage } from '../features/home/home-page.tsx'
+import { LandingPage } from '../features/landing/landing-page.tsx'
+import { startRouteFor } from '../features/landing/start-route.ts'
+import { PrivacyPage } from '../features/legal/privacy-page.tsx'
+import { SiteFooter } from '../features/legal/site-footer.tsx'
+import { TermsPage } from '../features/legal/terms-page.tsx'
 import { MainNav } from '../features/navigation/main-nav.tsx'
 import { remoteLabel } from '../features/remotes/loader.ts'
 import { OverrideArea } from '../features/override-banner/components/override-area.tsx'
@@ -21,7 +26,7 @@ import { useRouteGuard } from '../features/session/use-route-guard.ts'
 import { ThemeToggle } from '../features/theme/theme-toggle.tsx'
 import { ToastRegion } from '../features/toasts/toast-region.tsx'
 import { interceptPluginLinks, isPlainLeftClick } from '../lib/router/links.ts'
-import { matchRoute, navRemotes } from '../lib/router/match-route.ts'
+import { matchRoute, navRemotes, type RouteMatch } from '../lib/router/match-route.ts'
 import { NotAllowedPage } from './not-allowed-page.tsx'
 import { NotFoundPage } from './not-found-page.tsx'
 import { fetchSnapshot } from './snapshot.ts'
@@ -72,6 +77,24 @@ function Diagnostics({ snapshot }: { snapshot: RegistrySnapshot }) {
   )
 }
 
+/** The page's name in the tab's title, `<page> · Tessera`; null for the bare name. */
+function pageTitleOf(match: RouteMatch): string | null {
+  switch (match.kind) {
+    case 'remote':
+      return remoteLabel(match.remote)
+    case 'not-found':
+      return 'Page not found'
+    case 'not-allowed':
+      return 'Not allowed'
+    case 'home':
+      return 'Home'
+    case 'host-page':
+      return match.page === 'terms' ? 'Terms of use' : 'Privacy'
+    default:
+      return null
+  }
+}
+
 interface FrameProps {
   kernel: Kernel
   snapshot: RegistrySnapshot
@@ -82,9 +105,16 @@ interface FrameProps {
 export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
   const { router } = kernel
   const location = useSyncExternalStore(router.subscribe, router.current)
+  const session = useSyncExternalStore(kernel.session.subscribe, kernel.session.current)
   const match = useMemo(
-    () => matchRoute(location.pathname, snapshot.remotes, snapshot.restricted),
-    [location.pathname, snapshot.remotes, snapshot.restricted],
+    () =>
+      startRouteFor(
+        matchRoute(location.pathname, snapshot.remotes, snapshot.restricted),
+        location.pathname,
+        session,
+        snapshot.remotes,
+      ),
+    [location.pathname, snapshot.remotes, snapshot.restricted, session],
   )
   const [menuOpen, setMenuOpen] = useState(false)
   const mainRef = useRef<HTMLElement>(null)
@@ -101,17 +131,13 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
   useLayoutEffect(() => kernel.slots.setRemotes(snapshot.remotes), [kernel, snapshot.remotes])
 
   useEffect(() => {
-    const page =
-      match.kind === 'remote'
-        ? remoteLabel(match.remote)
-        : match.kind === 'not-found'
-          ? 'Page not found'
-          : match.kind === 'not-allowed'
-            ? 'Not allowed'
-            : match.kind === 'home'
-              ? 'Home'
-              : null
-    document.title = page ? `${page} · Tessera` : 'Tessera'
+    const page = pageTitleOf(match)
+    document.title =
+      match.kind === 'landing'
+        ? 'Tessera · An AI assistant, free to start'
+        : page
+          ? `${page} · Tessera`
+          : 'Tessera'
   }, [match])
 
   useEffect(() => interceptPluginLinks(document, router), [router])
@@ -162,13 +188,14 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
             </svg>
             <span className="host-visually-hidden">Menu</span>
           </button>
+          {/* `/` is the landing page for visitors and the first page of the app once signed in. */}
           <a
             className="host-brand"
-            href={homePath ?? '/'}
+            href="/"
             onClick={(event) => {
               if (!isPlainLeftClick(event)) return
               event.preventDefault()
-              navigate(homePath ?? '/')
+              navigate('/')
             }}
           >
             <span className="host-brand__mark" aria-hidden="true" />
@@ -207,6 +234,14 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
         )}
         {match.kind === 'remote' && guard.kind !== 'pass' && <SessionPending />}
         {match.kind === 'home' && <HomePage remotes={snapshot.remotes} session={kernel.session} />}
+        {match.kind === 'landing' && <LandingPage onNavigate={navigate} />}
+        {match.kind === 'landing-pending' && <SessionPending />}
+        {match.kind === 'host-page' && match.page === 'terms' && (
+          <TermsPage onNavigate={navigate} />
+        )}
+        {match.kind === 'host-page' && match.page === 'privacy' && (
+          <PrivacyPage onNavigate={navigate} />
+        )}
         {match.kind === 'not-found' && (
           <NotFoundPage pathname={match.pathname} homePath={homePath} onNavigate={navigate} />
         )}
@@ -222,6 +257,9 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
           </section>
         )}
       </main>
+      {(match.kind === 'landing' || match.kind === 'host-page') && (
+        <SiteFooter pathname={location.pathname} onNavigate={navigate} />
+      )}
       <CommandPalette remotes={snapshot.remotes} navigate={navigate} />
       <ToastRegion notices={kernel.notices} />
     </div>

@@ -76,9 +76,11 @@ export function createKernel({
   const router = createRouter(win)
   // The session store, made below because it reads through this api, hears of revoked sessions.
   let onApiError: (error: ApiError) => void = () => undefined
+  let onApiRequest: (path: string, method: string) => void = () => undefined
   const api = createApi({
     baseUrl: win.location.origin,
     onError: (error) => onApiError(error),
+    onRequest: (path, method) => onApiRequest(path, method),
     ...(fetchImpl ? { fetchImpl } : {}),
   })
   const client = createBffClient(api)
@@ -96,6 +98,14 @@ export function createKernel({
     onIdentityChange: () => events.reconnect(),
   })
   onApiError = (error) => session.noteApiError(error)
+  onApiRequest = (path, method) => {
+    // This tab signs out (or revokes a session): its own SIGNED_OUT is no news to tell about.
+    if (
+      (method === 'POST' && path.startsWith('/api/auth/sign-out')) ||
+      (method === 'DELETE' && path.startsWith('/api/me/sessions/'))
+    )
+      session.noteOwnSignOut()
+  }
   const theme = createThemeStore({
     root: win.document.documentElement,
     storage: safeStorage(win),

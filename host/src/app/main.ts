@@ -1,3 +1,5 @@
+// First: it configures zod before any module makes a schema.
+import '../lib/zod-without-eval.ts'
 import { loadRemotePlugin } from '../features/remotes/federation.ts'
 import { env } from '../lib/env.ts'
 import { createKernel } from './kernel.ts'
@@ -7,6 +9,7 @@ import { fetchSnapshot } from './snapshot.ts'
 import './app.css'
 import './frame.css'
 import './pages.css'
+import './landing.css'
 import './toasts.css'
 import './small-screens.css'
 

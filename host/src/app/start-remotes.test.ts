@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest'
-import type { RegistrySnapshot, SnapshotRemote } from '@tessera/contracts'
+import type { RegistrySnapshot, SessionState, SnapshotRemote } from '@tessera/contracts'
 import type { Kernel } from './kernel.ts'
 import { startShownRemotes } from './start-remotes.ts'
 
@@ -24,13 +24,19 @@ const snapshot: RegistrySnapshot = {
   diagnostics: [],
 }
 
-function kernelAt(pathname: string) {
+const signedIn: SessionState = {
+  status: 'signed-in',
+  user: { id: 'u1', email: 'ada@example.test', displayName: null },
+}
+
+function kernelAt(pathname: string, session: SessionState = signedIn) {
   const load = vi.fn(async (_remote: SnapshotRemote) => ({ ok: true }) as never)
   const releaseSlots = vi.fn()
   const kernel = {
     router: { current: () => ({ pathname, search: '', hash: '' }) },
     remotes: { loader: { load }, loadOrder: { releaseSlots, slotsMayLoad: vi.fn() } },
-  } as unknown as Pick<Kernel, 'router' | 'remotes'>
+    session: { current: () => session },
+  } as unknown as Pick<Kernel, 'router' | 'remotes' | 'session'>
   return { kernel, load, releaseSlots }
 }
 
@@ -42,10 +48,24 @@ describe('startShownRemotes', () => {
     expect(releaseSlots).not.toHaveBeenCalled()
   })
 
-  it('starts the remote the start page redirects to', () => {
+  it('starts the remote the start page redirects a signed-in user to', () => {
     const { kernel, load } = kernelAt('/')
     startShownRemotes(kernel, snapshot)
     expect(load.mock.calls.map(([r]) => r.name)).toEqual(['ai'])
+  })
+
+  it("starts no page remote for a visitor's landing page, and lets the slots load", () => {
+    const { kernel, load, releaseSlots } = kernelAt('/', { status: 'signed-out', user: null })
+    startShownRemotes(kernel, snapshot)
+    expect(load).not.toHaveBeenCalled()
+    expect(releaseSlots).toHaveBeenCalledOnce()
+  })
+
+  it('starts nothing at / while the session is still being read', () => {
+    const { kernel, load, releaseSlots } = kernelAt('/', { status: 'loading', user: null })
+    startShownRemotes(kernel, snapshot)
+    expect(load).not.toHaveBeenCalled()
+    expect(releaseSlots).not.toHaveBeenCalled()
   })
 
   it('lets the slots load at once on a page no remote owns', () => {

@@ -1,4 +1,5 @@
 import type { RegistrySnapshot } from '@tessera/contracts'
+import { startRouteFor } from '../features/landing/start-route.ts'
 import { matchRoute } from '../lib/router/match-route.ts'
 import type { Kernel } from './kernel.ts'
 
@@ -7,12 +8,22 @@ import type { Kernel } from './kernel.ts'
  * before the outlets' effects run; the outlet then shares this load. The header slots are not
  * started here: they wait for the page (load-order.ts), or go at once when no remote owns it.
  * Nothing else is fetched: a remote's code still loads only when its route or slot is shown.
+ * At `/` the session decides: a visitor's landing page has no remote, a signed-in user's `/` goes
+ * on to the first navigation item, and while the session is read nothing starts (the frame starts
+ * whichever it turns out to be).
  */
 export function startShownRemotes(
-  kernel: Pick<Kernel, 'router' | 'remotes'>,
+  kernel: Pick<Kernel, 'router' | 'remotes' | 'session'>,
   snapshot: RegistrySnapshot,
 ): void {
-  const match = matchRoute(kernel.router.current().pathname, snapshot.remotes)
+  const { pathname } = kernel.router.current()
+  const match = startRouteFor(
+    matchRoute(pathname, snapshot.remotes),
+    pathname,
+    kernel.session.current(),
+    snapshot.remotes,
+  )
+  if (match.kind === 'landing-pending') return
   const routed =
     match.kind === 'remote'
       ? match.remote

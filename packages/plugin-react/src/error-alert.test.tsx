@@ -34,18 +34,22 @@ describe('ErrorAlert', () => {
       '/auth/sign-in',
     )
     expect(screen.getByRole('button', { name: 'Resend' })).toBeTruthy()
-    expect(alert.querySelector('.form-alert__code')?.textContent).toBe(
-      'Code unauthenticated · request req-7',
-    )
+    // The sentence stays a sentence: the code is for scripts, the request id small print.
+    expect(alert.textContent).not.toMatch(/Code|unauthenticated/)
+    expect(alert.getAttribute('data-code')).toBe('unauthenticated')
+    const reference = alert.querySelector('.form-alert__reference')
+    expect(reference?.classList.contains('support-reference')).toBe(true)
+    expect(reference?.textContent).toMatch(/^Reference req-7 Copy/)
+    expect(screen.getByRole('button', { name: 'Copy reference' })).toBeTruthy()
     expect(screen.queryByRole('button', { name: 'Reload the page' })).toBeNull()
   })
 
-  it('offers a reload and leaves out the code line when there is no code', () => {
+  it('offers a reload and leaves out the reference when there is no request id', () => {
     renderAlert(
-      <ErrorAlert block="failure" message="This page is out of date." reload code={null} />,
+      <ErrorAlert block="failure" message="This page is out of date." reload code="csrf_failed" />,
     )
     expect(screen.getByRole('button', { name: 'Reload the page' })).toBeTruthy()
-    expect(screen.getByRole('alert').querySelector('.failure__code')).toBeNull()
+    expect(screen.getByRole('alert').querySelector('.support-reference')).toBeNull()
     expect(screen.queryByRole('link')).toBeNull()
   })
 })

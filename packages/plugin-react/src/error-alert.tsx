@@ -1,5 +1,6 @@
 import type { ReactNode, RefObject } from 'react'
 import { AppLink } from './app-link.tsx'
+import { SupportReference } from './support-reference.tsx'
 
 export interface ErrorAlertProps {
   /** The remote's BEM block (`form-alert` → `form-alert__message` …), styled by its own CSS. */
@@ -9,6 +10,7 @@ export interface ErrorAlertProps {
   link?: { to: string; label: string } | undefined
   /** Offer to reload the page (the remote's code is out of date). */
   reload?: boolean
+  /** The catalogue code: on the box as `data-code` for scripts and tests, never in the text. */
   code: string | null
   requestId?: string | undefined
   alertRef?: RefObject<HTMLDivElement | null> | undefined
@@ -18,7 +20,7 @@ export interface ErrorAlertProps {
 
 /**
  * A failure: role=alert so it is read out when it appears, focusable so focus can move to it,
- * with the next step beside the sentence and the code small for support.
+ * with the next step beside the sentence and the request id as small print for support.
  */
 export function ErrorAlert({
   block,
@@ -31,7 +33,13 @@ export function ErrorAlert({
   children,
 }: ErrorAlertProps) {
   return (
-    <div ref={alertRef} role="alert" tabIndex={-1} className={block}>
+    <div
+      ref={alertRef}
+      role="alert"
+      tabIndex={-1}
+      className={block}
+      {...(code ? { 'data-code': code } : {})}
+    >
       <p className={`${block}__message`}>{message}</p>
       {link && (
         <p className={`${block}__action`}>
@@ -50,17 +58,7 @@ export function ErrorAlert({
         </p>
       )}
       {children}
-      {code && (
-        <p className={`${block}__code`}>
-          Code <code>{code}</code>
-          {requestId && (
-            <>
-              {' '}
-              · request <code>{requestId}</code>
-            </>
-          )}
-        </p>
-      )}
+      {requestId && <SupportReference requestId={requestId} className={`${block}__reference`} />}
     </div>
   )
 }

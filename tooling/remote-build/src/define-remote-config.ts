@@ -8,6 +8,7 @@ import type { UserConfig } from 'vite'
 import { pluginApiPath, pluginApiSchema, type SlotName } from '@tessera/contracts'
 import { descriptorPlugin } from './descriptor.ts'
 import { federationOutputPlugin } from './federation-output.ts'
+import { firstRouteBudgetPlugin } from './first-route-budget.ts'
 import { hostProvidedSharedPlugin, NO_LOCAL_COPY } from './host-provided-shared.ts'
 import { scopeCss } from './scope-css.ts'
 
@@ -35,7 +36,16 @@ export interface RemoteBuildOptions {
   audience?: 'everyone' | 'operators'
   /** The remote's folder (holding its package.json): `new URL('.', import.meta.url)` or a path. */
   root: string | URL
+  /**
+   * The most JS, gzipped, in KiB, its first route may make a cold load fetch (entry, exposed
+   * module, the pages it imports lazily: first-route-budget.ts); the build fails over it, listing
+   * the biggest modules. Default: `DEFAULT_FIRST_ROUTE_BUDGET_KIB`.
+   */
+  firstRouteBudgetKiB?: number
 }
+
+/** The first-route budget of a remote that sets none: what a form page with React's help needs. */
+export const DEFAULT_FIRST_ROUTE_BUDGET_KIB = 40
 
 function toPath(root: string | URL): string {
   if (root instanceof URL) return fileURLToPath(root)
@@ -76,6 +86,13 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
         `Remote "${options.name}" declares its API at ${JSON.stringify(options.api.path)}: a remote's API is served under its own name, so write api: { path: '${expected}' }.`,
       )
     }
+  }
+
+  const budget = options.firstRouteBudgetKiB
+  if (budget !== undefined && !(Number.isFinite(budget) && budget > 0)) {
+    throw new Error(
+      `Remote "${options.name}": firstRouteBudgetKiB must be a positive number of KiB, not ${String(budget)}.`,
+    )
   }
 
   // The versions the remote is built and tested against are the ones installed beside it.
@@ -119,6 +136,10 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
         ),
       }),
       federationOutputPlugin(),
+      firstRouteBudgetPlugin({
+        name: options.name,
+        budgetKiB: options.firstRouteBudgetKiB ?? DEFAULT_FIRST_ROUTE_BUDGET_KIB,
+      }),
       descriptorPlugin({
         name: options.name,
         version: pkg.version,

@@ -1,5 +1,5 @@
 import { ApiError } from '@tessera/contracts'
-import type { MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
 import type { CookieOptions } from 'hono/utils/cookie'
 import type { AppEnv } from '../app-env.ts'
@@ -11,6 +11,8 @@ export interface SessionCookieOptions {
   secure: boolean
   maxAgeSeconds: number
   name?: string
+  /** The client's address, kept as where the session was last seen (sessions list). */
+  clientKey?: ((c: Context<AppEnv>) => string | undefined) | undefined
 }
 
 /** The cookie's name as the browser stores it. */
@@ -41,7 +43,7 @@ export function sessionCookie(options: SessionCookieOptions): MiddlewareHandler<
       loaded ??= (
         cookie === undefined
           ? Promise.resolve<ResumeResult>({ state: 'unknown' })
-          : options.sessions.resume(cookie)
+          : options.sessions.resume(cookie, { ip: options.clientKey?.(c) })
       ).then((result) => {
         if (result.state !== 'active' && cookie !== undefined) stale = true
         return result
@@ -63,6 +65,10 @@ export function sessionCookie(options: SessionCookieOptions): MiddlewareHandler<
               ? 'session_expired'
               : 'unauthenticated',
         )
+      },
+      async ended() {
+        const { state } = await load()
+        return state === 'revoked' || state === 'expired' ? state : null
       },
       signIn(token) {
         written = true

@@ -1,5 +1,5 @@
 import { AUTH_EVENT_TYPE } from '@tessera/contracts'
-import type { AuthEventName, MeUser } from '@tessera/contracts'
+import type { AuthEventName, MeUser, SignOutReason } from '@tessera/contracts'
 import type { SqlQueryable } from '@tessera/db/sql'
 import type { Clock } from '../../platform/clock.ts'
 import type { Logger } from '../../platform/logger.ts'
@@ -20,24 +20,31 @@ export interface AuthEvents {
   publish(
     userId: string,
     event: AuthEventName,
-    about: { sessionId: string | null; user: MeUser | null },
+    about: AuthEventAbout,
     tx?: SqlQueryable,
   ): Promise<void>
   /** `publish` for a change already made: a failure is logged, not thrown at the caller. */
-  announce(
-    userId: string,
-    event: AuthEventName,
-    about: { sessionId: string | null; user: MeUser | null },
-  ): void
+  announce(userId: string, event: AuthEventName, about: AuthEventAbout): void
+}
+
+/** What an auth event is about; `reason` says why, for SIGNED_OUT. */
+export interface AuthEventAbout {
+  sessionId: string | null
+  user: MeUser | null
+  reason?: SignOutReason
 }
 
 /** Publishes auth events (`type: 'auth'`) on the live event bus. */
 export function createAuthEvents(bus: EventBus, clock: Clock, logger?: Logger): AuthEvents {
-  const publish: AuthEvents['publish'] = (userId, event, { sessionId, user }, tx) =>
+  const publish: AuthEvents['publish'] = (userId, event, { sessionId, user, reason }, tx) =>
     bus.publish(
       {
         topic: userTopic(userId),
-        event: createLiveEvent(AUTH_EVENT_TYPE, { event, sessionId, user }, clock),
+        event: createLiveEvent(
+          AUTH_EVENT_TYPE,
+          { event, sessionId, user, ...(reason === undefined ? {} : { reason }) },
+          clock,
+        ),
       },
       tx,
     )

@@ -200,14 +200,20 @@ describe('POST /api/auth/sign-in and /api/auth/sign-out', () => {
     const phone = await t.signIn(email)
     const phoneEvents = await phone.events()
     await phoneEvents.next((frame) => frame.data.includes('connection.opened'))
+    const laptopSession = (await signedInAs(laptop))?.session.id
 
     const out = await laptop.send('POST', '/api/auth/sign-out', { scope: 'global' })
     expect(out.status).toBe(200)
     const signedOut = await phoneEvents.next((frame) => frame.data.includes('SIGNED_OUT'))
+    // The phone was signed out from elsewhere; the laptop signed itself out.
     expect(JSON.parse(signedOut.data)).toMatchObject({
       type: 'auth',
-      data: { event: 'SIGNED_OUT', user: null },
+      data: { event: 'SIGNED_OUT', user: null, reason: 'revoked' },
     })
+    const laptopOut = t.published
+      .map((message) => message.event.data as { event?: string; sessionId?: string })
+      .find((data) => data.event === 'SIGNED_OUT' && data.sessionId === laptopSession)
+    expect(laptopOut).toMatchObject({ reason: 'signed_out' })
     // The stream ends after SIGNED_OUT, so EventSource reconnects as a signed-out visitor.
     await phoneEvents.closed()
     const next = await phone.get('/api/me/sessions')

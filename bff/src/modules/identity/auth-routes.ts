@@ -5,7 +5,7 @@ import {
   signOutBodySchema,
   signUpBodySchema,
 } from '@tessera/contracts'
-import type { AuthEventName, SignedIn } from '@tessera/contracts'
+import type { AuthEventName, ConfirmType, SignedIn, SignInMethod } from '@tessera/contracts'
 import { isAuthApiError } from '@supabase/supabase-js'
 import { Hono } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
@@ -34,12 +34,13 @@ async function completeSignIn(
   c: Context<AppEnv>,
   identity: Identity,
   auth: AuthSession,
-  options: { recovery: boolean; event: AuthEventName },
+  options: { recovery: boolean; event: AuthEventName; method: SignInMethod },
 ): Promise<SignedIn> {
   const previous = await c.var.auth.current()
   if (previous !== null) await identity.sessions.revoke(previous)
   const { token, session } = await identity.sessions.start(auth, {
     recovery: options.recovery,
+    method: options.method,
     userAgent: c.req.header('user-agent'),
     ip: identity.clientKey?.(c),
   })
@@ -51,6 +52,14 @@ async function completeSignIn(
     user: body.user,
   })
   return body
+}
+
+/** How an email link signs a session in, as the sessions list names it. */
+function signInMethodOf(type: ConfirmType): SignInMethod {
+  if (type === 'recovery') return 'password_reset'
+  // `email` is GoTrue's one-time link for signing in (it replaced `magiclink`).
+  if (type === 'magiclink' || type === 'email') return 'magic_link'
+  return 'email_confirmation'
 }
 
 /**
@@ -119,7 +128,11 @@ export function authRoutes(identity: Identity) {
       }
       if (auth === null) return c.json({ status: 'check_email' as const, email: body.email }, 202)
       return c.json(
-        await completeSignIn(c, identity, auth, { recovery: false, event: 'SIGNED_IN' }),
+        await completeSignIn(c, identity, auth, {
+          recovery: false,
+          event: 'SIGNED_IN',
+          method: 'password',
+        }),
         200,
       )
     })
@@ -150,7 +163,11 @@ export function authRoutes(identity: Identity) {
         maxAge: deviceLifetimeSeconds,
       })
       return c.json(
-        await completeSignIn(c, identity, auth, { recovery: false, event: 'SIGNED_IN' }),
+        await completeSignIn(c, identity, auth, {
+          recovery: false,
+          event: 'SIGNED_IN',
+          method: 'password',
+        }),
         200,
       )
     })
@@ -180,6 +197,7 @@ export function authRoutes(identity: Identity) {
           await completeSignIn(c, identity, auth, {
             recovery,
             event: recovery ? 'PASSWORD_RECOVERY' : 'SIGNED_IN',
+            method: signInMethodOf(type),
           }),
           200,
         )
@@ -197,7 +215,11 @@ export function authRoutes(identity: Identity) {
         const profile = await identity.profiles.ensure(session.claims, auth.user.signUpDisplayName)
         body = signedInBody(session, profile, await identity.entitlements(session.claims))
       } else {
-        body = await completeSignIn(c, identity, auth, { recovery: false, event: 'SIGNED_IN' })
+        body = await completeSignIn(c, identity, auth, {
+          recovery: false,
+          event: 'SIGNED_IN',
+          method: 'email_confirmation',
+        })
       }
       await identity.events.publish(auth.user.id, 'USER_UPDATED', {
         sessionId: null,
@@ -215,7 +237,7 @@ export function authRoutes(identity: Identity) {
           } catch (error) {
             if (!isSessionGone(error)) throwAuthError(error)
           }
-          await sessions.revokeEnded(session.userId)
+          await sessions.revokeEnded(session.userId, { by: session.id })
         } else {
           await sessions.revoke(session)
         }

@@ -294,6 +294,36 @@ describe('GET and DELETE /api/me/sessions', () => {
     const seenAfter =
       Date.parse(laptopRow?.lastSeenAt ?? '') - Date.parse(laptopRow?.createdAt ?? '')
     expect(seenAfter).toBeGreaterThanOrEqual(7 * 60 * 1000)
+    // Enough to tell the rows apart: browser and version, system, how each signed in, where.
+    expect(laptopRow).toMatchObject({
+      browser: 'Chrome 141',
+      os: 'Windows',
+      signInMethod: 'email_confirmation',
+      lastSeenAddress: expect.any(String) as string,
+    })
+    expect(byDevice.get('Safari on iPhone')).toMatchObject({
+      browser: 'Safari 18.0',
+      os: 'iOS 18.0',
+      signInMethod: 'password',
+    })
+  })
+
+  it('keeps the address a session was last seen from, written only with its last-seen time', async () => {
+    const email = uniqueEmail('addresses')
+    const laptop = await t.signUp(email, { userAgent: chrome })
+    const cookie = `tessera_session=${laptop.cookie() ?? ''}`
+    const from = (address: string) =>
+      t.request('/api/me', { headers: { cookie, 'x-test-client': address, 'user-agent': chrome } })
+    const addressOf = async () =>
+      deviceSessionListSchema.parse(await jsonOf(await laptop.get('/api/me/sessions'))).sessions[0]
+        ?.lastSeenAddress
+    const signedInFrom = await addressOf()
+    // Within the touch interval a new address writes nothing: no write for every request.
+    expect((await from('198.51.100.7')).status).toBe(200)
+    expect(await addressOf()).toBe(signedInFrom)
+    t.clock.advance(2 * 60 * 1000)
+    expect((await from('198.51.100.7')).status).toBe(200)
+    expect(await addressOf()).toBe('198.51.100.7')
   })
 
   it('revokes another device: it hears SIGNED_OUT and is signed out at its next request', async () => {
@@ -305,11 +335,15 @@ describe('GET and DELETE /api/me/sessions', () => {
     for (const stream of [stolenEvents, laptopEvents])
       await stream.next((frame) => frame.data.includes('connection.opened'))
     const target = (await meOf(stolen)).session.id
+    const stolenCookie = `tessera_session=${stolen.cookie() ?? ''}`
 
     const response = await laptop.send('DELETE', `/api/me/sessions/${target}`)
     expect(response.status).toBe(200)
     expect(await response.json()).toEqual({ status: 'revoked', current: false })
-    expect(await nextAuthEvent(stolenEvents, 'SIGNED_OUT')).toMatchObject({ sessionId: target })
+    expect(await nextAuthEvent(stolenEvents, 'SIGNED_OUT')).toMatchObject({
+      sessionId: target,
+      reason: 'revoked',
+    })
     await stolenEvents.closed()
     // The laptop's tabs hear of it too (a sessions page can refresh), and keep listening.
     expect(await nextAuthEvent(laptopEvents, 'SIGNED_OUT')).toMatchObject({ sessionId: target })
@@ -327,6 +361,9 @@ describe('GET and DELETE /api/me/sessions', () => {
     )
     expect(rows[0]).toMatchObject({ access_token: null, revoked_at: expect.any(Date) as Date })
     expect((await meOf(laptop)).user.email).toBe(email)
+    // A tab that missed the event (asleep, reloaded) still learns why at its next start.
+    const me = await t.request('/api/me', { headers: { cookie: stolenCookie } })
+    expect(await me.json()).toEqual({ user: null, ended: 'revoked' })
   })
 
   it('revoking this browser’s own session signs it out', async () => {

@@ -13,6 +13,7 @@ import { jsonBody, requireJson } from '../../http/middleware/json-body.ts'
 import { noStore } from '../../http/middleware/no-store.ts'
 import { rateLimit } from '../../http/middleware/rate-limit.ts'
 import { isInvalidCredentials, throwAuthError } from './auth-errors.ts'
+import { describeDevice, parseUserAgent } from './device-label.ts'
 import type { AuthGateway, AuthTokens } from './auth-gateway.ts'
 import { meUserOf, returnUrl, signedInBody } from './identity.ts'
 import { enforceThrottle } from './sign-in-throttle.ts'
@@ -76,8 +77,14 @@ export function meRoutes(identity: Identity) {
     .get('/', async (c) => {
       c.header('Vary', 'Cookie')
       const session = await c.var.auth.current()
-      // A visitor who is not signed in is not an error: the host asks this at every start.
-      if (session === null) return c.json({ user: null }, 200)
+      // A visitor who is not signed in is not an error: the host asks this at every start. A
+      // cookie of a session that ended says how, so the sign-in page can tell the person why.
+      if (session === null) {
+        const ended = await c.var.auth.ended()
+        const body: { user: null; ended?: 'revoked' | 'expired' } =
+          ended === null ? { user: null } : { user: null, ended }
+        return c.json(body, 200)
+      }
       const [profile, entitlements, roles] = await Promise.all([
         profileOf(session),
         identity.entitlements(session.claims),
@@ -139,13 +146,20 @@ export function meRoutes(identity: Identity) {
     .get('/sessions', async (c) => {
       const session = await c.var.auth.require()
       const rows = await sessions.list(session.userId)
-      const list: DeviceSession[] = rows.map((row) => ({
-        id: row.id,
-        device: row.device,
-        createdAt: row.createdAt.toISOString(),
-        lastSeenAt: row.lastSeenAt.toISOString(),
-        current: row.id === session.id,
-      }))
+      const list: DeviceSession[] = rows.map((row) => {
+        const agent = parseUserAgent(row.userAgent)
+        return {
+          id: row.id,
+          device: row.userAgent === null ? row.device : describeDevice(row.userAgent),
+          browser: agent.browser,
+          os: agent.os,
+          signInMethod: row.signInMethod,
+          lastSeenAddress: row.lastSeenIp,
+          createdAt: row.createdAt.toISOString(),
+          lastSeenAt: row.lastSeenAt.toISOString(),
+          current: row.id === session.id,
+        }
+      })
       return c.json({ sessions: list }, 200)
     })
     .delete('/sessions/:id', async (c) => {
@@ -154,8 +168,9 @@ export function meRoutes(identity: Identity) {
       // Not a session id: it names no session (and must not reach a uuid column).
       const target = uuidPattern.test(id) ? await sessions.find(session.userId, id) : null
       if (target === null) throw new ApiError('not_found')
-      await sessions.revoke(target)
       const current = target.id === session.id
+      // Another session's row: that device was signed out from here.
+      await sessions.revoke(target, current ? 'signed_out' : 'revoked')
       if (current) c.var.auth.signOut()
       return c.json({ status: 'revoked' as const, current }, 200)
     })

@@ -3,6 +3,7 @@
  * run, and how a row becomes an `ActiveSession`. No policy here: when to refresh, cache or end a
  * session is decided by the callers.
  */
+import type { SignInMethod } from '@tessera/contracts'
 import type { Sql, SqlQueryable } from '@tessera/db/sql'
 import type { Clock } from '../../platform/clock.ts'
 import { execute, queries } from '../../platform/db/query.ts'
@@ -29,6 +30,10 @@ export interface ActiveSession {
 export interface DeviceSessionRow {
   id: string
   device: string
+  userAgent: string | null
+  signInMethod: SignInMethod | null
+  /** The address of its last request seen, or of its sign-in before any. */
+  lastSeenIp: string | null
   createdAt: Date
   lastSeenAt: Date
 }
@@ -37,6 +42,7 @@ export interface NewSession {
   auth: AuthSession
   tokenHash: string
   recoveryUntil: Date | null
+  method: SignInMethod
   userAgent?: string
   ip?: string
 }
@@ -84,6 +90,8 @@ export function createSessionStore(sql: Sql, clock: Clock) {
             device: describeDevice(session.userAgent),
             user_agent: session.userAgent?.slice(0, 512) ?? null,
             ip: session.ip ?? null,
+            sign_in_method: session.method,
+            last_seen_ip: session.ip ?? null,
             created_at: now,
             last_seen_at: now,
           })
@@ -125,7 +133,16 @@ export function createSessionStore(sql: Sql, clock: Clock) {
       const { rows } = await execute(
         queries
           .selectFrom('bff_sessions')
-          .select(['id', 'device', 'created_at', 'last_seen_at'])
+          .select([
+            'id',
+            'device',
+            'user_agent',
+            'sign_in_method',
+            'ip',
+            'last_seen_ip',
+            'created_at',
+            'last_seen_at',
+          ])
           .where('user_id', '=', userId)
           .where('revoked_at', 'is', null)
           .orderBy('last_seen_at', 'desc'),
@@ -134,6 +151,9 @@ export function createSessionStore(sql: Sql, clock: Clock) {
       return rows.map((row) => ({
         id: row.id,
         device: row.device,
+        userAgent: row.user_agent,
+        signInMethod: row.sign_in_method,
+        lastSeenIp: row.last_seen_ip ?? row.ip,
         createdAt: row.created_at,
         lastSeenAt: row.last_seen_at,
       }))
@@ -227,9 +247,13 @@ export function createSessionStore(sql: Sql, clock: Clock) {
       return rows[0] === undefined ? null : toActive(rows[0])
     },
 
-    async touch(id: string, at: Date): Promise<void> {
+    /** Moves last_seen_at, and the address it was seen from when one is known: one write. */
+    async touch(id: string, at: Date, ip?: string): Promise<void> {
       await execute(
-        queries.updateTable('bff_sessions').set({ last_seen_at: at }).where('id', '=', id),
+        queries
+          .updateTable('bff_sessions')
+          .set(ip === undefined ? { last_seen_at: at } : { last_seen_at: at, last_seen_ip: ip })
+          .where('id', '=', id),
         sql,
       )
     },

@@ -144,6 +144,11 @@ describe('session lifetime', () => {
     )
     expect(rows[0]?.revoked).toBe(true)
     expect(t.authEvents(id)).toContain('SIGNED_OUT')
+    // Its tabs are told why, so the sign-in page can say it.
+    const signedOut = t.published
+      .map((message) => message.event.data as { event?: string; sessionId?: string })
+      .find((data) => data.event === 'SIGNED_OUT' && data.sessionId === id)
+    expect(signedOut).toMatchObject({ reason: 'expired' })
   })
 
   it('ends a session at its absolute lifetime even when it is used every day', async () => {

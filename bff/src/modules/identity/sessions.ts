@@ -5,6 +5,7 @@
  * absolute lifetime or an idle timeout, whatever the cookie says.
  */
 import { ApiError } from '@tessera/contracts'
+import type { SignInMethod, SignOutReason } from '@tessera/contracts'
 import type { Sql } from '@tessera/db/sql'
 import type { Clock } from '../../platform/clock.ts'
 import type { AuthUserSnapshot } from '../../platform/db/schema.ts'
@@ -33,8 +34,15 @@ export type ResumeResult =
 
 export interface StartContext {
   recovery: boolean
+  method: SignInMethod
   userAgent?: string
   ip?: string
+}
+
+/** What a request tells about the session it uses. */
+export interface ResumeContext {
+  /** The client's address: stored with last_seen_at when that moves (no write of its own). */
+  ip?: string | undefined
 }
 
 export interface Sessions {
@@ -44,20 +52,21 @@ export interface Sessions {
     context: StartContext,
   ): Promise<{ token: string; session: ActiveSession }>
   /** The session a cookie names, with its tokens refreshed when they are due. */
-  resume(token: string): Promise<ResumeResult>
+  resume(token: string, context?: ResumeContext): Promise<ResumeResult>
   /** One active session of a user, for revoking it. */
   find(userId: string, sessionId: string): Promise<ActiveSession | null>
   list(userId: string): Promise<DeviceSessionRow[]>
   /**
    * Signs one session out: at Auth (best effort; its refresh token is forgotten here either way),
-   * then here. The user's tabs get SIGNED_OUT for it.
+   * then here. The user's tabs get SIGNED_OUT for it, with `reason` (default: it signed out).
    */
-  revoke(session: ActiveSession): Promise<void>
+  revoke(session: ActiveSession, reason?: SignOutReason): Promise<void>
   /**
    * Marks sessions revoked that Auth has already ended (a global sign-out, a password change);
-   * returns their ids. The user's tabs get SIGNED_OUT for each.
+   * returns their ids. The user's tabs get SIGNED_OUT for each: `revoked`, but `signed_out` for
+   * `by`, the session that asked.
    */
-  revokeEnded(userId: string, options?: { except?: string }): Promise<string[]>
+  revokeEnded(userId: string, options?: { except?: string; by?: string }): Promise<string[]>
   /** Stores the user as Auth now describes it on every active session of that user. */
   updateUser(user: AuthUserSnapshot): Promise<void>
   /** Stores tokens Auth rotated during another call (updateUser). */
@@ -163,12 +172,20 @@ export function createSessions(options: SessionsOptions): Sessions {
    * Marks sessions revoked; the ids that were still active. Their users' tabs are told, and every
    * replica forgets them, in the transaction that revokes them.
    */
-  async function markRevoked(ids: readonly string[]): Promise<string[]> {
+  async function markRevoked(
+    ids: readonly string[],
+    reasonOf: (id: string) => SignOutReason,
+  ): Promise<string[]> {
     if (ids.length === 0) return []
     const rows = await sql.transaction(async (tx) => {
       const revoked = await store.markRevoked(ids, tx)
       for (const row of revoked) {
-        await events.publish(row.user_id, 'SIGNED_OUT', { sessionId: row.id, user: null }, tx)
+        await events.publish(
+          row.user_id,
+          'SIGNED_OUT',
+          { sessionId: row.id, user: null, reason: reasonOf(row.id) },
+          tx,
+        )
         await options.invalidations?.publish(
           { cache: 'sessions', userId: row.user_id, sessionIds: [row.id] },
           tx,
@@ -189,7 +206,8 @@ export function createSessions(options: SessionsOptions): Sessions {
     marginMs: options.refreshMarginMs,
     leaseMs: options.refreshLeaseMs ?? 60_000,
     waitMs,
-    revoke: markRevoked,
+    // Auth ended it: another device signed out everywhere, the password changed, a reuse.
+    revoke: (ids) => markRevoked(ids, () => 'revoked'),
     changed(session) {
       forget((cached) => cached.id === session.id)
       events.announce(session.userId, 'TOKEN_REFRESHED', { sessionId: session.id, user: null })
@@ -205,7 +223,7 @@ export function createSessions(options: SessionsOptions): Sessions {
   /** Ends a session past its lifetime: here at once, at Auth in the background. */
   async function expire(session: ActiveSession): Promise<ResumeResult> {
     logger.info('session ended by its lifetime', { sessionId: session.id })
-    await markRevoked([session.id])
+    await markRevoked([session.id], () => 'expired')
     auth.signOut(session.tokens.accessToken, 'local').catch((error: unknown) => {
       if (!isSessionGone(error))
         logger.warn('could not sign an ended session out at auth', { sessionId: session.id, error })
@@ -217,7 +235,7 @@ export function createSessions(options: SessionsOptions): Sessions {
    * Reads the session a cookie's hash names, refreshes its tokens when due, marks it seen and
    * keeps it for `cacheMs` — unless something changed here since `started`.
    */
-  async function lookUp(hash: string, started: number): Promise<ResumeResult> {
+  async function lookUp(hash: string, started: number, ip?: string): Promise<ResumeResult> {
     cache.delete(hash)
     const row = await store.byTokenHash(hash)
     if (row === undefined) return { state: 'unknown' }
@@ -232,21 +250,21 @@ export function createSessions(options: SessionsOptions): Sessions {
         flight.catch((error: unknown) => {
           logger.warn('token refresh failed', { sessionId, error })
         })
-        return { state: 'active', session: await touch(session) }
+        return { state: 'active', session: await touch(session, ip) }
       }
       const refreshed = await within(flight, waitMs)
       if (refreshed.state !== 'active') return refreshed
       session = refreshed.session
     }
-    session = await touch(session)
+    session = await touch(session, ip)
     if (generation === started) cache.set(hash, session)
     return { state: 'active', session }
   }
 
-  async function touch(session: ActiveSession): Promise<ActiveSession> {
+  async function touch(session: ActiveSession, ip?: string): Promise<ActiveSession> {
     if (!touchDue(session)) return session
     const now = new Date(clock.now())
-    await store.touch(session.id, now)
+    await store.touch(session.id, now, ip)
     return { ...session, lastSeenAt: now }
   }
 
@@ -258,6 +276,7 @@ export function createSessions(options: SessionsOptions): Sessions {
         auth: authSession,
         tokenHash: await hashSessionToken(token),
         recoveryUntil: context.recovery ? new Date(clock.now() + options.recoveryWindowMs) : null,
+        method: context.method,
         ...(context.userAgent === undefined ? {} : { userAgent: context.userAgent }),
         ...(context.ip === undefined ? {} : { ip: context.ip }),
       })
@@ -265,7 +284,7 @@ export function createSessions(options: SessionsOptions): Sessions {
       return { token, session }
     },
 
-    async resume(token) {
+    async resume(token, context = {}) {
       if (!isSessionToken(token)) return { state: 'unknown' }
       const hash = await hashOf(token)
       const cached = cache.get(hash)
@@ -278,7 +297,7 @@ export function createSessions(options: SessionsOptions): Sessions {
         return { state: 'active', session: cached }
       let lookup = lookups.get(hash)
       if (lookup === undefined || lookup.generation !== generation) {
-        const started = { generation, result: lookUp(hash, generation) }
+        const started = { generation, result: lookUp(hash, generation, context.ip) }
         lookups.set(hash, started)
         const done = () => {
           if (lookups.get(hash) === started) lookups.delete(hash)
@@ -296,7 +315,7 @@ export function createSessions(options: SessionsOptions): Sessions {
 
     list: (userId) => store.listActive(userId),
 
-    async revoke(session) {
+    async revoke(session, reason = 'signed_out') {
       let current: ActiveSession | null = session
       try {
         if (!refresh.stillValid(session) || refresh.expiresSoon(session)) {
@@ -309,11 +328,13 @@ export function createSessions(options: SessionsOptions): Sessions {
         if (!isSessionGone(error) && !(error instanceof ApiError))
           logger.warn('could not sign a session out at auth', { sessionId: session.id, error })
       }
-      await markRevoked([session.id])
+      await markRevoked([session.id], () => reason)
     },
 
     async revokeEnded(userId, revokeOptions = {}) {
-      return markRevoked(await store.activeIds(userId, revokeOptions.except))
+      return markRevoked(await store.activeIds(userId, revokeOptions.except), (id) =>
+        id === revokeOptions.by ? 'signed_out' : 'revoked',
+      )
     },
 
     async updateUser(user) {

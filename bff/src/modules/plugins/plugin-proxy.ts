@@ -183,7 +183,7 @@ export async function forwardToUpstream(
     // Its body may hold internals (a stack trace): the browser gets the catalogue's sentence.
     deps.logger.warn('plugin upstream failed', { plugin, upstreamStatus: status })
     throw new ApiError('plugin_unavailable', {
-      message: `The ${plugin} service failed to answer (status ${status}). Try again in a minute; if it keeps happening, quote the request id.`,
+      message: `The ${plugin} service failed to answer (status ${status}). Try again in a minute; if it keeps happening, quote the reference.`,
       details: { plugin, reason: 'upstream_error', upstreamStatus: status },
     })
   }

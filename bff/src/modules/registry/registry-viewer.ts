@@ -32,8 +32,14 @@ export interface RequestSnapshots {
    * per-browser overrides) applies to both. Sets the visitor cookie when a canary needs it.
    * `everyCanary` puts the viewer in every running canary without looking them up: what the
    * host page's CSP needs, as it must allow whatever `GET /api/remotes` will then answer.
+   * `operator` decides whether remotes for operators are in it without looking the viewer up
+   * (the host page's preload hints take `false`: they must never fetch the console's files for
+   * a visitor, and no session is read outside /api).
    */
-  forRequest(c: Context<AppEnv>, options?: { everyCanary?: boolean }): Promise<RegistrySnapshot>
+  forRequest(
+    c: Context<AppEnv>,
+    options?: { everyCanary?: boolean; operator?: boolean },
+  ): Promise<RegistrySnapshot>
   /** Who this request's viewer is for canaries (`user:<id>` or `visitor:<id>`), without a new cookie. */
   subjectOf(c: Context<AppEnv>): Promise<string | null>
 }
@@ -78,7 +84,8 @@ export function createRequestSnapshots(deps: {
       // (`everyCanary`, outside /api where no session is read) allows them all: an origin in
       // script-src fetches nothing, and an operator's page must be able to load the console.
       const operator =
-        options.everyCanary || !hasOperatorRemotes(content) ? true : await operatorOf(c)
+        options.operator ??
+        (options.everyCanary || !hasOperatorRemotes(content) ? true : await operatorOf(c))
       const withCanary = remotesWithCanary(content)
       if (withCanary.length === 0) return deps.reader.build({ operator }, content)
       if (options.everyCanary) return deps.reader.build({ bucketOf: () => -1, operator }, content)

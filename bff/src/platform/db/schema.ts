@@ -1,4 +1,10 @@
-import type { AuditKind, AuditSource, PlanId, SubscriptionStatus } from '@tessera/contracts'
+import type {
+  AuditKind,
+  AuditSource,
+  PlanId,
+  SignInMethod,
+  SubscriptionStatus,
+} from '@tessera/contracts'
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely'
 
 /** Timestamps: written as Date (or left to the default), read back as Date on both drivers. */
@@ -37,6 +43,13 @@ export interface BffSessionsTable {
   device: string
   user_agent: string | null
   ip: string | null
+  /** Null for sessions from before it was kept (20261126093000). */
+  sign_in_method: ColumnType<
+    SignInMethod | null,
+    SignInMethod | null | undefined,
+    SignInMethod | null
+  >
+  last_seen_ip: ColumnType<string | null, string | null | undefined, string | null>
   created_at: Timestamp
   last_seen_at: Timestamp
   revoked_at: Date | null

@@ -2,6 +2,7 @@ import type { SnapshotRemote } from '@tessera/contracts'
 import { isPlainLeftClick } from '../../lib/router/links.ts'
 import { navRemotes, subPathOf } from '../../lib/router/match-route.ts'
 import { remoteLabel } from '../remotes/loader.ts'
+import { prefetchRemote } from '../remotes/preload-links.ts'
 
 interface MainNavProps {
   id: string
@@ -23,12 +24,16 @@ export function MainNav({ id, remotes, pathname, open, onNavigate }: MainNavProp
       <ul className="host-nav__list">
         {items.map((remote) => {
           const active = subPathOf(pathname, remote.basePath) !== null
+          // Intent to visit: the remote's first files start downloading before the click.
+          const prefetch = () => void prefetchRemote(document, remote)
           return (
             <li key={remote.name} className="host-nav__item">
               <a
                 className="host-nav__link"
                 href={remote.basePath}
                 aria-current={active ? 'page' : undefined}
+                onPointerEnter={prefetch}
+                onFocus={prefetch}
                 onClick={(event) => {
                   if (event.defaultPrevented || !isPlainLeftClick(event)) return
                   event.preventDefault()

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
-import { createLoadOrder } from './load-order.ts'
+import { createLoadOrder, whenContentPainted } from './load-order.ts'
 
 /** Whether a promise has settled, after letting pending callbacks run. */
 async function isSettled(promise: Promise<void>): Promise<boolean> {
@@ -73,5 +73,50 @@ describe('createLoadOrder', () => {
     order.releaseSlots()
     expect(await isSettled(order.slotsMayLoad())).toBe(true)
     expect(vi.getTimerCount()).toBe(0)
+  })
+})
+
+describe('whenContentPainted', () => {
+  beforeEach(() => {
+    vi.useFakeTimers()
+  })
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('waits for a paint inside the page, not for the header or the loading line before it', async () => {
+    const outlet = document.createElement('div')
+    const loading = outlet.appendChild(document.createElement('p'))
+    loading.setAttribute('role', 'status')
+    const page = outlet.appendChild(document.createElement('h1'))
+    const header = document.createElement('header')
+    let report: (element: Element | null) => void = () => undefined
+    const stop = vi.fn()
+    const painted = whenContentPainted(outlet, {
+      observe: (onElement) => {
+        report = onElement
+        return stop
+      },
+    })
+    report(header)
+    report(loading)
+    report(null)
+    expect(await isSettled(painted)).toBe(false)
+    report(page)
+    expect(await isSettled(painted)).toBe(true)
+    expect(stop).toHaveBeenCalledTimes(1)
+    expect(vi.getTimerCount()).toBe(0)
+  })
+
+  it('goes on at once where the browser reports no paints, and after a while at the latest', async () => {
+    const outlet = document.createElement('div')
+    expect(await isSettled(whenContentPainted(outlet, { observe: () => null }))).toBe(true)
+    const stop = vi.fn()
+    const painted = whenContentPainted(outlet, { observe: () => stop, maxWaitMs: 3000 })
+    await vi.advanceTimersByTimeAsync(2999)
+    expect(await isSettled(painted)).toBe(false)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(await isSettled(painted)).toBe(true)
+    expect(stop).toHaveBeenCalledTimes(1)
   })
 })

@@ -60,3 +60,55 @@ export function createLoadOrder({
     },
   }
 }
+
+/** Observes largest-contentful-paint entries (PerformanceObserver in a browser that has them). */
+export type LcpObserve = (onElement: (element: Element | null) => void) => (() => void) | null
+
+const browserLcp: LcpObserve = (onElement) => {
+  if (
+    typeof PerformanceObserver === 'undefined' ||
+    !PerformanceObserver.supportedEntryTypes?.includes('largest-contentful-paint')
+  ) {
+    return null
+  }
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      onElement((entry as PerformanceEntry & { element?: Element | null }).element ?? null)
+    }
+  })
+  observer.observe({ type: 'largest-contentful-paint', buffered: true })
+  return () => observer.disconnect()
+}
+
+/**
+ * Resolves once the browser has painted the page's content inside `container`: a page's plugin
+ * often mounts a "Loading…" line (a `role="status"`, which does not count) and draws the page
+ * when its lazy chunk arrives, and the slots should not compete with that chunk. Taken from the largest-contentful-paint entries (the page's
+ * content is the largest thing on a cold load); at once where the browser has no such entries,
+ * and after `maxWaitMs` at the latest (the slots' own cap in `createLoadOrder` comes first).
+ */
+export function whenContentPainted(
+  container: Element,
+  { observe = browserLcp, timers = browserTimers, maxWaitMs = 3000 } = {},
+): Promise<void> {
+  return new Promise((resolve) => {
+    let stop: (() => void) | null = null
+    let timer: unknown = null
+    let done = false
+    const finish = (): void => {
+      if (done) return
+      done = true
+      stop?.()
+      if (timer !== null) timers.clearTimeout(timer)
+      resolve()
+    }
+    stop = observe((element) => {
+      // A status line ("Loading your account…") is the plugin waiting for its page, not the page.
+      if (element !== null && container.contains(element) && !element.closest('[role="status"]'))
+        finish()
+    })
+    if (stop === null) finish()
+    else if (!done) timer = timers.setTimeout(finish, maxWaitMs)
+    else stop()
+  })
+}

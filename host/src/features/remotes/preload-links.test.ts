@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { preloadRemoteFiles } from './preload-links.ts'
+import { prefetchRemote, preloadRemoteFiles } from './preload-links.ts'
 
 const entry = 'http://cdn.test/ai/1.0.0/assets/remoteEntry.js'
 const base = 'http://cdn.test/ai/1.0.0/assets'
@@ -56,6 +56,31 @@ describe('preloadRemoteFiles', () => {
     expect(
       preloadRemoteFiles(document, entry, [`${base}/chunk-c3.js`, `${base}/chunk-c3.js`]),
     ).toBe(0)
+    expect(links()).toHaveLength(1)
+  })
+})
+
+describe('prefetchRemote', () => {
+  afterEach(() => {
+    document.head.replaceChildren()
+  })
+
+  it('fetches the entry and the first files once, however often the link is hovered', () => {
+    const remote = { entryUrl: entry, preload: [`${base}/__federation_expose_Plugin-a1.js`] }
+    expect(prefetchRemote(document, remote)).toBe(2)
+    expect(prefetchRemote(document, remote)).toBe(0)
+    expect(links().map((link) => [link.rel, link.href])).toEqual([
+      ['modulepreload', entry],
+      ['modulepreload', `${base}/__federation_expose_Plugin-a1.js`],
+    ])
+  })
+
+  it('adds nothing for files the page already hints (the BFF’s links for the first route)', () => {
+    document.head.insertAdjacentHTML(
+      'beforeend',
+      `<link rel="modulepreload" crossorigin href="${entry}">`,
+    )
+    expect(prefetchRemote(document, { entryUrl: entry })).toBe(0)
     expect(links()).toHaveLength(1)
   })
 })

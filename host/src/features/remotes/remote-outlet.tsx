@@ -8,6 +8,7 @@ import type {
   Unmount,
 } from '@tessera/contracts'
 import { FallbackCard } from './fallback-card.tsx'
+import { whenContentPainted } from './load-order.ts'
 import { remoteLabel, type LoadOutcome, type RemoteFailure } from './loader.ts'
 import { useRemotesRuntime } from './remotes-context.tsx'
 
@@ -60,6 +61,7 @@ function RemoteOutletInner({
     const outletTarget: OutletTarget = slot === null ? { kind: 'route' } : { kind: 'slot', slot }
     let cancelled = false
     let unmount: Unmount | null = null
+    let mountedHere = false
     let dispose: (() => void) | null = null
     setState({ status: 'loading' })
 
@@ -109,6 +111,7 @@ function RemoteOutletInner({
             ? mount(element, mounted.platform)
             : mount(element, mounted.platform, propsRef.current ?? {})
         unmount = typeof result === 'function' ? result : null
+        mountedHere = true
         dispose = mounted.dispose
         setState({ status: 'loaded', version: outcome.version })
       } catch (error) {
@@ -137,7 +140,12 @@ function RemoteOutletInner({
       }
     }
     void loading.then(show).finally(() => {
-      if (slot === null) runtime.loadOrder.releaseSlots()
+      if (slot !== null) return
+      // A page that mounted lets the slots go once its content is painted; a failed one at once.
+      const element = containerRef.current
+      const painted =
+        mountedHere && element !== null ? whenContentPainted(element) : Promise.resolve()
+      void painted.then(() => runtime.loadOrder.releaseSlots())
     })
 
     return () => {

@@ -112,6 +112,18 @@ describe('createApi', () => {
     expect((error as DOMException).name).toBe('AbortError')
   })
 
+  it('tells its request listener of each request as it leaves, with the method', async () => {
+    const heard: string[] = []
+    const api = createApi({
+      baseUrl: 'http://app.test',
+      fetchImpl: async () => Response.json({ status: 'signed_out' }),
+      onRequest: (path, method) => heard.push(`${method} ${path}`),
+    })
+    await api.fetch('/api/auth/sign-out', { method: 'post', body: '{"scope":"local"}' })
+    await api.fetch('/api/me')
+    expect(heard).toEqual(['POST /api/auth/sign-out', 'GET /api/me'])
+  })
+
   it('returns a 2xx response as it is', async () => {
     const { fetchImpl } = fakeFetch(() => json({ hello: 'world' }, 201))
     const api = createApi({ baseUrl: 'http://app.test', fetchImpl })

@@ -8,6 +8,8 @@ export interface ApiOptions {
   fetchImpl?: FetchImpl
   /** Hears every catalogue error before it is thrown (the session store watches for revocation). */
   onError?: (error: ApiError, path: string) => void
+  /** Hears every request as it leaves (the session store watches for this tab's own sign-out). */
+  onRequest?: (path: string, method: string) => void
 }
 
 /** The catalogue code a bare status stands for, when a response carries no catalogue body. */
@@ -81,6 +83,7 @@ export function createApi({
   baseUrl,
   fetchImpl = (input, init) => fetch(input, init),
   onError,
+  onRequest,
 }: ApiOptions): PlatformApi {
   const fail = (error: ApiError, path: string): ApiError => {
     try {
@@ -100,6 +103,11 @@ export function createApi({
       headers.set('content-type', 'application/json')
     }
     if (!headers.has('accept')) headers.set('accept', 'application/json')
+    try {
+      onRequest?.(path, (init.method ?? 'GET').toUpperCase())
+    } catch (listenerError) {
+      console.warn('An API request listener threw', listenerError)
+    }
     let response: Response
     try {
       response = await fetchImpl(url, { ...init, headers, credentials: 'include' })

@@ -5,6 +5,7 @@ import {
   entitlementsSchema,
   type PlatformApi,
   type SessionState,
+  type SignedOutReason,
 } from '@tessera/contracts'
 
 /**
@@ -26,6 +27,12 @@ export const signedOutSnapshot: SessionSnapshot = {
   recovery: false,
 }
 
+/** Signed out by something other than this tab, and why (the sign-in page says it). */
+export function signedOutBecause(reason: SignedOutReason | undefined): SessionSnapshot {
+  if (reason === undefined) return signedOutSnapshot
+  return { ...signedOutSnapshot, state: { status: 'signed-out', user: null, reason } }
+}
+
 // Lenient on purpose: extra fields are ignored, so a newer BFF does not sign everybody out.
 const meBodySchema = z.object({
   user: z
@@ -34,14 +41,19 @@ const meBodySchema = z.object({
   session: z.object({ id: z.string(), recovery: z.boolean().optional() }).optional(),
   // Entitlements a newer BFF shapes differently are dropped (plugins read absent as unknown).
   entitlements: entitlementsSchema.optional().catch(undefined),
+  // The cookie's session ended: revoked from elsewhere, or expired.
+  ended: z.enum(['revoked', 'expired']).optional().catch(undefined),
 })
 
 /** Turns a `GET /api/me` body into a snapshot; null when it is not one. */
 export function snapshotFromMe(body: unknown): SessionSnapshot | null {
   const parsed = meBodySchema.safeParse(body)
   if (!parsed.success) return null
-  const { user, session, entitlements } = parsed.data
-  if (user === null) return signedOutSnapshot
+  const { user, session, entitlements, ended } = parsed.data
+  if (user === null) {
+    if (ended === undefined) return signedOutSnapshot
+    return signedOutBecause(ended === 'revoked' ? 'other-device' : 'expired')
+  }
   return {
     state: {
       status: 'signed-in',

@@ -262,6 +262,47 @@ describe('createSessionStore', () => {
     expect(source.reads()).toBe(1)
   })
 
+  it('keeps why the stream signed the tab out: another device, another tab, or expiry', async () => {
+    const cases: Array<[string, string | undefined]> = [
+      ['revoked', 'other-device'],
+      ['signed_out', 'other-tab'],
+      ['expired', 'expired'],
+    ]
+    for (const [reason, expected] of cases) {
+      const { events, emit } = fakeEvents()
+      const store = track(
+        createSessionStore({ source: switchableSource(signedIn()).source, events }),
+      )
+      store.start()
+      await until(() => store.current().status === 'signed-in')
+      emit('auth', { event: 'SIGNED_OUT', sessionId: 's1', user: null, reason })
+      expect(store.current()).toEqual({ status: 'signed-out', user: null, reason: expected })
+    }
+  })
+
+  it('tells nothing of a sign-out this tab made itself, whichever way the news arrives', async () => {
+    const { events, emit } = fakeEvents()
+    const source = switchableSource(signedIn())
+    const store = track(createSessionStore({ source: source.source, events }))
+    store.start()
+    await until(() => store.current().status === 'signed-in')
+    store.noteOwnSignOut()
+    // The stream's SIGNED_OUT can come before the sign-out's own answer.
+    emit('auth', { event: 'SIGNED_OUT', sessionId: 's1', user: null, reason: 'signed_out' })
+    expect(store.current()).toEqual({ status: 'signed-out', user: null })
+  })
+
+  it('says the session expired when a BFF call said so, though the read finds no cookie', async () => {
+    const { events } = fakeEvents()
+    const source = switchableSource(signedIn())
+    const store = track(createSessionStore({ source: source.source, events }))
+    await store.refresh()
+    source.set(signedOut)
+    store.noteApiError(new ApiError('session_expired'))
+    await until(() => store.current().status === 'signed-out')
+    expect(store.current()).toEqual({ status: 'signed-out', user: null, reason: 'expired' })
+  })
+
   it('ignores the goodbye of a session the tab has already left', async () => {
     const { events, emit } = fakeEvents()
     const store = track(
@@ -467,6 +508,9 @@ describe('the session across tabs', () => {
     await a.store.refresh()
     await until(() => b.store.current().status === 'signed-out')
     expect(b.seen.at(-1)).toEqual(['signed-out', 'SIGNED_OUT'])
+    // A signed out itself; for B it happened in another tab, and its sign-in page says so.
+    expect(a.store.current()).toEqual({ status: 'signed-out', user: null })
+    expect(b.store.current()).toEqual({ status: 'signed-out', user: null, reason: 'other-tab' })
     // B took A's word for it and reconnects its stream, without asking the BFF itself.
     expect(server.reads()).toBe(readsBefore + 1)
     expect(b.reconnects()).toBe(1)
@@ -534,6 +578,17 @@ describe('meSessionSource', () => {
   it('reads a signed-out visitor from { user: null }', async () => {
     const read = sourceAnswering(Response.json({ user: null }))
     expect(await read()).toEqual(signedOut)
+  })
+
+  it('reads why a session ended from /api/me, for a tab that missed the news', async () => {
+    const revoked = sourceAnswering(Response.json({ user: null, ended: 'revoked' }))
+    expect((await revoked()).state).toEqual({
+      status: 'signed-out',
+      user: null,
+      reason: 'other-device',
+    })
+    const expired = sourceAnswering(Response.json({ user: null, ended: 'expired' }))
+    expect((await expired()).state).toEqual({ status: 'signed-out', user: null, reason: 'expired' })
   })
 
   it('reads the user, session and entitlements from /api/me', async () => {

@@ -13,9 +13,11 @@ import {
   type PlatformEvents,
   type PlatformSession,
   type SessionState,
+  type SignedOutReason,
+  signedOutReasons,
 } from '@tessera/contracts'
 import { warnToConsole } from '../runtime.ts'
-import { signedOutSnapshot } from './session-source.ts'
+import { signedOutBecause, signedOutSnapshot } from './session-source.ts'
 import type { SessionSnapshot, SessionSource } from './session-source.ts'
 
 export {
@@ -45,7 +47,11 @@ export function openSessionChannel(
 export const SESSION_CHANNEL_NAME = 'tessera.session'
 
 const sessionStateSchema = z.discriminatedUnion('status', [
-  z.object({ status: z.literal('signed-out'), user: z.null() }),
+  z.object({
+    status: z.literal('signed-out'),
+    user: z.null(),
+    reason: z.enum(signedOutReasons).optional().catch(undefined),
+  }),
   z.object({
     status: z.literal('signed-in'),
     user: z.object({ id: z.string(), email: z.string(), displayName: z.string().nullable() }),
@@ -66,8 +72,13 @@ type ChannelMessage = z.infer<typeof channelMessageSchema>
 export interface SessionStore extends PlatformSession {
   /** Reads the session (unless a read is under way or done) and listens for auth events. */
   start(): void
-  /** A BFF call failed: a revoked or missing session means this tab is signed out. */
+  /** A BFF call failed: a revoked, expired or missing session means this tab is signed out. */
   noteApiError(error: unknown): void
+  /**
+   * This tab is signing out (or revoking a session) itself: the SIGNED_OUT that follows is its
+   * own doing, not news from another tab to tell the person about.
+   */
+  noteOwnSignOut(): void
   /** The BFF session this tab is on (for the tests and the live stream), null when signed out. */
   sessionId(): string | null
   /** Stops listening to the stream and to other tabs. */
@@ -159,6 +170,15 @@ export function createSessionStore({
   let batch: { promise: Promise<SessionState>; events: AuthEventName[] } | null = null
   let started = false
   const cleanups: Array<() => void> = []
+  // Set by noteOwnSignOut until this tab is signed in again.
+  let signingOutHere = false
+  // Why the read noteApiError started will find the tab signed out (the cookie is gone by then).
+  let pendingReason: SignedOutReason | undefined
+
+  /** A reason as this tab tells it: none for a sign-out it made itself. */
+  function reasonHere(reason: SignedOutReason | undefined): SignedOutReason | undefined {
+    return signingOutHere && reason === 'other-tab' ? undefined : reason
+  }
 
   function notify(event: AuthEventName | null): void {
     for (const listener of [...listeners]) {
@@ -176,6 +196,7 @@ export function createSessionStore({
     from: 'read' | 'news' | 'tab',
   ) {
     const previous = snapshot
+    if (next.state.status === 'signed-in') signingOutHere = false
     const event = named ?? inferEvent(previous, next)
     const unchanged = sameSnapshot(previous, next)
     // The same news from two paths (this tab's stream and another tab) is told once.
@@ -226,6 +247,11 @@ export function createSessionStore({
     }
     if (number < newestApplied) return snapshot.state
     newestApplied = number
+    const reason = pendingReason
+    pendingReason = undefined
+    if (next.state.status === 'signed-out' && next.state.reason === undefined) {
+      next = signedOutBecause(reasonHere(reason))
+    }
     apply(next, named[0] ?? null, 'read')
     return snapshot.state
   }
@@ -250,14 +276,22 @@ export function createSessionStore({
       warn('An auth event did not match the contract; it was ignored', parsed.error.issues)
       return
     }
-    const { event, sessionId } = parsed.data
+    const { event, sessionId, reason } = parsed.data
     // A session this tab has left (it signed in again) may still say goodbye on the old stream.
     if (sessionId !== null && snapshot.sessionId !== null && sessionId !== snapshot.sessionId) {
       return
     }
     if (event === 'SIGNED_OUT') {
       // Said by the BFF itself: no need to ask it again, and no wait before the tab reacts.
-      applyNews(signedOutSnapshot, 'SIGNED_OUT', 'news')
+      const why =
+        reason === 'revoked'
+          ? 'other-device'
+          : reason === 'expired'
+            ? 'expired'
+            : reason === 'signed_out'
+              ? 'other-tab'
+              : undefined
+      applyNews(signedOutBecause(reasonHere(why)), 'SIGNED_OUT', 'news')
     } else if (event === 'TOKEN_REFRESHED') {
       // Nothing a plugin sees has changed, and every tab of the session hears it on its own.
       if (snapshot.state.status === 'signed-in') notify('TOKEN_REFRESHED')
@@ -293,7 +327,10 @@ export function createSessionStore({
               user: state.user,
               ...(state.entitlements ? { entitlements: state.entitlements } : {}),
             }
-          : { status: 'signed-out', user: null },
+          : signedOutBecause(
+              // Another tab's own sign-out is, for this one, a sign-out in another tab.
+              reasonHere(state.reason ?? (event === 'SIGNED_OUT' ? 'other-tab' : undefined)),
+            ).state,
       sessionId,
       recovery,
     }
@@ -325,7 +362,13 @@ export function createSessionStore({
     refresh: () => refresh(),
     noteApiError(error) {
       if (!(error instanceof ApiError) || snapshot.state.status !== 'signed-in') return
-      if (error.code === 'session_revoked' || error.code === 'unauthenticated') void refresh()
+      if (error.code === 'session_expired') pendingReason = 'expired'
+      else if (error.code === 'session_revoked') pendingReason ??= 'other-device'
+      else if (error.code !== 'unauthenticated') return
+      void refresh()
+    },
+    noteOwnSignOut() {
+      signingOutHere = true
     },
     sessionId: () => snapshot.sessionId,
     dispose() {

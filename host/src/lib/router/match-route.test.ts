@@ -33,6 +33,16 @@ describe('matchRoute', () => {
     expect(matchRoute('/billing/', remotes)).toMatchObject({ kind: 'remote', subPath: '/' })
   })
 
+  it('gives /terms and /privacy to the host, even over a remote that claims the same path', () => {
+    expect(matchRoute('/terms', remotes)).toEqual({ kind: 'host-page', page: 'terms' })
+    expect(matchRoute('/privacy/', remotes)).toEqual({ kind: 'host-page', page: 'privacy' })
+    expect(matchRoute('/privacy', [...remotes, remote('privacy', '/privacy', 50)])).toEqual({
+      kind: 'host-page',
+      page: 'privacy',
+    })
+    expect(matchRoute('/terms/old', remotes)).toEqual({ kind: 'not-found', pathname: '/terms/old' })
+  })
+
   it('does not let a base path own a longer segment that merely starts with it', () => {
     expect(matchRoute('/billingx', remotes)).toEqual({ kind: 'not-found', pathname: '/billingx' })
   })

@@ -18,6 +18,31 @@ describe('describeChatError', () => {
     expect(describeChatError(new ApiError('not_found')).actions).toEqual(['new-conversation'])
   })
 
+  it('says what a quota refusal’s own numbers say, counting the holds of answers in flight', () => {
+    const usage = {
+      used: 30_000,
+      reserved: 4_559,
+      limit: 50_000,
+      periodStart: '2026-11-01T00:00:00.000Z',
+      periodEnd: '2026-12-01T00:00:00.000Z',
+    }
+    const tooBig = describeChatError(
+      new ApiError('quota_exceeded', { details: { ...usage, requested: 20_000 } }),
+    )
+    expect(tooBig.message.replace(/\u00a0/g, ' ')).toMatch(
+      /^Only 15,441 of this month’s tokens are left: not enough for this message/,
+    )
+    expect(tooBig.message).not.toMatch(/used all/)
+    expect(tooBig.actions).toEqual(['plans', 'new-conversation'])
+    const gone = describeChatError(
+      new ApiError('quota_exceeded', { details: { ...usage, used: 49_000, reserved: 0 } }),
+    )
+    expect(gone.message.replace(/\u00a0/g, ' ')).toMatch(
+      /^You have used this month’s 50,000 tokens/,
+    )
+    expect(gone.actions).toEqual(['plans'])
+  })
+
   it('says how long to wait when rate limited, and keeps the request id', () => {
     const error = describeChatError(
       new ApiError('rate_limited', { requestId: 'req-7', details: { retryAfterSeconds: 4.2 } }),

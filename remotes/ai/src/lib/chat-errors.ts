@@ -1,14 +1,16 @@
 import type { ErrorCode } from '@tessera/contracts/errors'
 import { asApiError, retryAfterOf } from '@tessera/plugin-react/api-error'
+import { asUsage, quotaSentence } from './quota.ts'
 
 /** The next steps an error can offer beside its sentence. */
 export type ChatErrorAction = 'retry' | 'plans' | 'sign-in' | 'edit' | 'reload' | 'new-conversation'
 
 /** A failure as the assistant page shows it: a sentence that says what to do next. */
 export interface ChatError {
-  /** The catalogue code, shown small for support; null for a failure outside the catalogue. */
+  /** The catalogue code, to act on (and `data-code`); null for a failure outside the catalogue. */
   code: ErrorCode | null
   message: string
+  /** Shown as the reference for support, under the sentence. */
   requestId: string | null
   /** For `rate_limited`: how long to wait before trying again. */
   retryAfterSeconds: number | null
@@ -72,7 +74,7 @@ const sentences: Partial<Record<ErrorCode, { message: string; actions: ChatError
   },
   internal: {
     message:
-      'Something went wrong on our side. Try again; if it keeps happening, quote the request id below.',
+      'Something went wrong on our side. Try again; if it keeps happening, quote the reference below.',
     actions: ['retry'],
   },
 }
@@ -112,6 +114,18 @@ export function chatErrorOf(
       requestId,
       retryAfterSeconds: null,
       actions: ['edit'],
+    }
+  }
+  const usage = code === 'quota_exceeded' ? asUsage(details) : null
+  if (usage !== null) {
+    // The refusal's own numbers (holds in flight count): the same sentence the card shows.
+    const { message, nothingLeft } = quotaSentence(usage)
+    return {
+      code,
+      message,
+      requestId,
+      retryAfterSeconds: null,
+      actions: nothingLeft ? ['plans'] : ['plans', 'new-conversation'],
     }
   }
   const known = sentences[code]

@@ -4,24 +4,13 @@ import { USAGE_EVENT_TYPE } from '@tessera/contracts/assistant-values'
 import { usePlatform, useSession } from '@tessera/plugin-react/platform'
 import { asApiError } from '@tessera/plugin-react/api-error'
 import { createAssistantApi } from '../../lib/assistant-api.ts'
+import { asUsage } from '../../lib/quota.ts'
 
 export type UsageState =
   | { status: 'loading' }
   | { status: 'ready'; usage: Usage }
   | { status: 'failed'; message: string }
   | { status: 'signed-out' }
-
-/** The live event's data, read by shape: it comes from our BFF but over a channel anyone can emit on. */
-function asUsage(data: unknown): Usage | null {
-  if (typeof data !== 'object' || data === null) return null
-  const candidate = data as Partial<Record<keyof Usage, unknown>>
-  const whole = (value: unknown) =>
-    typeof value === 'number' && Number.isInteger(value) && value >= 0
-  if (!whole(candidate.used) || !whole(candidate.reserved) || !whole(candidate.limit)) return null
-  if (typeof candidate.periodStart !== 'string' || typeof candidate.periodEnd !== 'string')
-    return null
-  return data as Usage
-}
 
 /**
  * This month's token usage: read from the BFF, then kept current by `assistant.usage` live events

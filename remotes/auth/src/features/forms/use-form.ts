@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { FormEvent, RefObject } from 'react'
 import { describeFailure, type FormAlertContent, type FormFailure } from '../../lib/form-errors.ts'
+import { fieldChecksSettled, loadFieldChecks } from './validation.ts'
 
 export interface FieldRule<F extends string> {
   initial?: string
@@ -82,6 +83,27 @@ export function useForm<F extends string>({
     return () => clearInterval(timer)
   }, [cooldownUntil])
 
+  // The checks' schemas load when the person first reaches into the form (focus, pointer, key),
+  // so their download never competes with the page's own; drawing it again shows what they find.
+  const [, setChecksSettled] = useState(fieldChecksSettled)
+  useEffect(() => {
+    let current = true
+    const form = formRef.current
+    const events = ['focusin', 'pointerdown', 'keydown'] as const
+    const start = (): void => {
+      for (const type of events) form?.removeEventListener(type, start)
+      void loadFieldChecks().then(() => {
+        if (current) setChecksSettled(true)
+      })
+    }
+    if (form === null) start()
+    else for (const type of events) form.addEventListener(type, start)
+    return () => {
+      current = false
+      for (const type of events) form?.removeEventListener(type, start)
+    }
+  }, [])
+
   useEffect(() => {
     if (focusRequest === 0) return
     const invalid = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')
@@ -118,6 +140,12 @@ export function useForm<F extends string>({
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault()
     if (inFlight.current || cooldown > 0) return
+    if (!fieldChecksSettled()) {
+      // Sent before the checks arrived (a quick person on a slow line): check, then send.
+      const form = formRef.current
+      void loadFieldChecks().then(() => form?.requestSubmit())
+      return
+    }
     setAttempted(true)
     const problems = (Object.keys(fields) as F[]).filter((name) => clientError(name, 'submit'))
     if (problems.length > 0) {

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import {
   checkConfirmation,
   checkDisplayName,
@@ -52,5 +52,19 @@ describe('passwordStrength', () => {
     expect(passwordStrength('abcdef12').strength).toBe('fair')
     expect(passwordStrength('Abcdef12!xyz').strength).toBe('strong')
     expect(passwordStrength('correct horse battery').strength).toBe('strong')
+  })
+})
+
+describe('the checks’ schemas', () => {
+  it('load after the page (zod stays out of its first chunk), finding nothing wrong until then', async () => {
+    vi.resetModules()
+    const fresh = await import('./validation.ts')
+    expect(fresh.fieldChecksSettled()).toBe(false)
+    expect(fresh.checkEmail('ada@')).toBeNull()
+    expect(fresh.checkEmail('')).toBe('Enter your email address.')
+    expect(fresh.passwordStrength('abc').hint).toBe('5 more characters needed.')
+    await fresh.loadFieldChecks()
+    expect(fresh.fieldChecksSettled()).toBe(true)
+    expect(fresh.checkEmail('ada@')).toMatch(/valid email address/)
   })
 })

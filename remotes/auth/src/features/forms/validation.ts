@@ -1,27 +1,54 @@
 import type { z } from 'zod'
-import {
-  displayNameSchema,
-  emailSchema,
-  newPasswordSchema,
-  passwordSchema,
-  PASSWORD_MIN_LENGTH,
-} from '@tessera/contracts/auth'
+import { PASSWORD_MIN_LENGTH } from '@tessera/contracts/auth-limits'
+import type * as fieldSchemas from './field-schemas.ts'
+
+type FieldSchemas = typeof fieldSchemas
+
+/**
+ * The contracts' schemas, once loaded. They come with zod, so they load when the person first
+ * focuses, points at or types into a form (`loadFieldChecks`, called by use-form.ts), not with
+ * the page. Until then a check
+ * that needs them finds nothing wrong, and a submit waits for them (use-form.ts); if they cannot
+ * load, the server's answer still says what is wrong.
+ */
+let schemas: FieldSchemas | null = null
+let loading: Promise<void> | null = null
+let settled = false
+
+/** Loads the schemas the checks use (once); never rejects. */
+export function loadFieldChecks(): Promise<void> {
+  loading ??= import('./field-schemas.ts').then(
+    (loaded) => {
+      schemas = loaded
+      settled = true
+    },
+    (error: unknown) => {
+      settled = true
+      console.warn('The form checks could not be loaded; the server checks what is sent', error)
+    },
+  )
+  return loading
+}
+
+/** Whether `loadFieldChecks` has finished, loaded or not: a submit may go ahead. */
+export const fieldChecksSettled = (): boolean => settled
 
 /** The first message a contracts schema gives for a value, or null when it passes. */
-function firstProblem(schema: z.ZodType, value: string): string | null {
-  const parsed = schema.safeParse(value)
+function firstProblem(pick: (loaded: FieldSchemas) => z.ZodType, value: string): string | null {
+  if (schemas === null) return null
+  const parsed = pick(schemas).safeParse(value)
   return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'This is not valid.')
 }
 
 export const checkEmail = (value: string) =>
-  value.trim() === '' ? 'Enter your email address.' : firstProblem(emailSchema, value)
+  value.trim() === '' ? 'Enter your email address.' : firstProblem((s) => s.emailSchema, value)
 
-export const checkPassword = (value: string) => firstProblem(passwordSchema, value)
+export const checkPassword = (value: string) => firstProblem((s) => s.passwordSchema, value)
 
 export const checkNewPassword = (value: string) =>
-  value === '' ? 'Choose a password.' : firstProblem(newPasswordSchema, value)
+  value === '' ? 'Choose a password.' : firstProblem((s) => s.newPasswordSchema, value)
 
-export const checkDisplayName = (value: string) => firstProblem(displayNameSchema, value)
+export const checkDisplayName = (value: string) => firstProblem((s) => s.displayNameSchema, value)
 
 /** An optional display name: empty is fine, anything else follows the schema. */
 export const checkOptionalDisplayName = (value: string) =>

@@ -156,7 +156,8 @@ describe('the assistant page', () => {
     })
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toContain('The answer was cut off before it finished')
-    expect(alert.textContent).toContain('answer_interrupted')
+    expect(alert.getAttribute('data-code')).toBe('answer_interrupted')
+    expect(alert.textContent).toContain('Reference req-stream')
     expect(within(thread()).getByText('The moon pulls')).toBeTruthy()
     expect(within(thread()).getByText('Cut off')).toBeTruthy()
 
@@ -251,14 +252,25 @@ describe('the assistant page', () => {
     const bff = withOneConversation()
     renderAt('/conversations/c1', bff)
     await within(side()).findByText('12,400 of 50,000 tokens this month')
-    bff.refuseNext('quota_exceeded')
+    bff.refuseNext('quota_exceeded', { ...bff.usage, requested: 40_000 })
     typeAndPress('A very long question')
     const alert = await screen.findByRole('alert')
-    expect(alert.textContent?.replace(/\u00a0/g, ' ')).toContain(
-      'Only 37,600 of this month’s tokens are left: not enough for this message and the conversation before it.',
-    )
+    const sentence =
+      'Only 37,600 of this month’s tokens are left: not enough for this message and the conversation before it.'
+    expect(alert.textContent?.replace(/\u00a0/g, ' ')).toContain(sentence)
     expect(within(alert).getByRole('link', { name: 'See plans' })).toBeTruthy()
     expect(within(alert).getByRole('button', { name: 'Start a new conversation' })).toBeTruthy()
+    // Read out as the card says it, not as "all the tokens are used".
+    const announcement = screen
+      .getAllByRole('status')
+      .find((status) => status.classList.contains('visually-hidden'))
+    expect(announcement?.textContent?.replace(/\u00a0/g, ' ')).toContain(sentence)
+    // The request id is small print under the sentence, with a way to copy it.
+    expect(alert.textContent).not.toMatch(/Code|quota_exceeded/)
+    expect(alert.querySelector('.failure__reference')?.textContent).toMatch(
+      /^Reference req-refused/,
+    )
+    expect(within(alert).getByRole('button', { name: 'Copy reference' })).toBeTruthy()
   })
 
   it('shows the usage meter, follows live usage events, and blocks sending at the limit', async () => {

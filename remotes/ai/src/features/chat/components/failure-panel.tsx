@@ -2,8 +2,10 @@ import { useEffect, useState } from 'react'
 import type { Usage } from '@tessera/contracts/assistant'
 import { AppLink } from '@tessera/plugin-react/app-link'
 import { usePlatform } from '@tessera/plugin-react/platform'
+import { SupportReference } from '@tessera/plugin-react/support-reference'
 import { waitSentence, type ChatError } from '../../../lib/chat-errors.ts'
-import { formatCount, formatDay } from '@tessera/plugin-react/format'
+import { formatCount } from '@tessera/plugin-react/format'
+import { quotaSentence } from '../../../lib/quota.ts'
 import { billingPlansPath } from '../../../lib/paths.ts'
 
 interface FailurePanelProps {
@@ -13,28 +15,6 @@ interface FailurePanelProps {
   onNewConversation: () => void
   /** This month's usage, when known: a quota failure says how much is left. */
   usage: Usage | null
-}
-
-/**
- * Below this many tokens left, nothing more can be sent: every send holds the longest answer
- * (1 024 tokens by default) on top of its prompt until it ends.
- */
-const NOTHING_LEFT = 1_500
-
-/** What a quota refusal means with this month's numbers: nothing left, or not enough for this. */
-function quotaSentence(usage: Usage): { message: string; nothingLeft: boolean } {
-  const left = Math.max(0, usage.limit - usage.used - usage.reserved)
-  if (left < NOTHING_LEFT) {
-    return {
-      nothingLeft: true,
-      message: `You have used this month’s ${formatCount(usage.limit)} tokens. Upgrade your plan to keep chatting, or wait until ${formatDay(usage.periodEnd)}.`,
-    }
-  }
-  return {
-    nothingLeft: false,
-    // A send holds its whole prompt (the conversation so far, too) and the longest answer.
-    message: `Only ${formatCount(left)} of this month’s tokens are left: not enough for this message and the conversation before it. Upgrade your plan, or send a shorter message in a new conversation.`,
-  }
 }
 
 /** Counts down from `seconds` to zero, once a second. */
@@ -82,6 +62,7 @@ export function FailurePanel({
         : quotaSentence(usage)
   if (raised && quota !== null) {
     actions.delete('plans')
+    actions.delete('new-conversation')
     actions.add('retry')
   } else if (quota !== null && !quota.nothingLeft) actions.add('new-conversation')
   const here = typeof window === 'undefined' ? platform.basePath : window.location.pathname
@@ -93,7 +74,7 @@ export function FailurePanel({
         : (quota?.message ?? error.message)
 
   return (
-    <div className="failure" role="alert">
+    <div className="failure" role="alert" {...(error.code ? { 'data-code': error.code } : {})}>
       <p className="failure__message">{message}</p>
       <div className="failure__actions">
         {actions.has('retry') && (
@@ -139,16 +120,8 @@ export function FailurePanel({
           </button>
         )}
       </div>
-      {error.code && (
-        <p className="failure__code">
-          Code <code>{error.code}</code>
-          {error.requestId && (
-            <>
-              {' '}
-              · request <code>{error.requestId}</code>
-            </>
-          )}
-        </p>
+      {error.requestId && (
+        <SupportReference requestId={error.requestId} className="failure__reference" />
       )}
     </div>
   )

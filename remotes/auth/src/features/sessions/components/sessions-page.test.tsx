@@ -12,6 +12,10 @@ function sessionsBff(extra: Parameters<typeof fakeBff>[0] = {}) {
     {
       id: 'a',
       device: 'Firefox on Linux',
+      browser: 'Firefox 140',
+      os: 'Linux',
+      signInMethod: 'magic_link',
+      lastSeenAddress: '203.0.113.9',
       createdAt: minutesAgo(600),
       lastSeenAt: minutesAgo(5),
       current: false,
@@ -42,7 +46,13 @@ describe('the sessions page', () => {
     const items = within(list).getAllByRole('listitem')
     expect(items[0]?.textContent).toContain('Chrome on macOS')
     expect(items[0]?.textContent).toContain('This device')
-    expect(items[1]?.textContent).toContain('Firefox on Linux')
+    // Enough to tell rows apart: browser and version, system, how it signed in, from where.
+    expect(items[1]?.textContent).toContain('Firefox 140 on Linux')
+    expect(items[1]?.textContent).toContain(
+      'Signed in with an email link · last seen from 203.0.113.9',
+    )
+    // A row from a BFF that sends only the label still reads.
+    expect(items[0]?.textContent).toContain('Chrome on macOS')
     expect(items[1]?.textContent).toContain('5 minutes ago')
   })
 
@@ -56,7 +66,9 @@ describe('the sessions page', () => {
     fireEvent.click(ask)
     const confirm = within(firefox).getByRole('button', { name: 'Yes, sign out' })
     await waitFor(() => expect(document.activeElement).toBe(confirm))
-    expect(within(firefox).getByRole('group', { name: 'Sign out Firefox on Linux?' })).toBeTruthy()
+    expect(
+      within(firefox).getByRole('group', { name: 'Sign out Firefox 140 on Linux?' }),
+    ).toBeTruthy()
     fireEvent.keyDown(confirm, { key: 'Escape' })
     const again = await within(firefox).findByRole('button', { name: 'Sign out' })
     await waitFor(() => expect(document.activeElement).toBe(again))
@@ -71,9 +83,9 @@ describe('the sessions page', () => {
     if (!firefox) throw new Error('no second session')
     fireEvent.click(within(firefox).getByRole('button', { name: 'Sign out' }))
     fireEvent.click(within(firefox).getByRole('button', { name: 'Yes, sign out' }))
-    await waitFor(() => expect(screen.queryByText('Firefox on Linux')).toBeNull())
+    await waitFor(() => expect(screen.queryByText('Firefox 140 on Linux')).toBeNull())
     expect(bff.callsTo('DELETE /api/me/sessions/a')).toHaveLength(1)
-    expect(platform.notices.at(-1)?.message).toBe('Firefox on Linux is signed out.')
+    expect(platform.notices.at(-1)?.message).toBe('Firefox 140 on Linux is signed out.')
   })
 
   it('treats signing out the current device as signing out', async () => {

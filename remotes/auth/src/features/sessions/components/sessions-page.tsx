@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { DeviceSession } from '@tessera/contracts/auth'
+import type { DeviceSession, SignInMethod } from '@tessera/contracts/auth'
 import { asApiError } from '@tessera/plugin-react/api-error'
 import { authPaths } from '../../../lib/destinations.ts'
 import { notifyFailure } from '../../../lib/notify-failure.ts'
@@ -10,6 +10,22 @@ import { AuthPage, Progress } from '../../account/components/auth-page.tsx'
 import { RequireSignIn } from '../../account/components/require-sign-in.tsx'
 import { signOut } from '../../sign-out/sign-out.ts'
 import { formatDateTime, formatRelative } from '@tessera/plugin-react/format'
+
+/** How a session signed in, as its row says it. */
+const signInSentences: Record<SignInMethod, string> = {
+  password: 'Signed in with a password',
+  magic_link: 'Signed in with an email link',
+  email_confirmation: 'Signed in by confirming the email address',
+  password_reset: 'Signed in with a password-reset link',
+}
+
+/** "Chrome 141 on Linux": browser and system with their versions, or the stored label. */
+export function sessionName(session: DeviceSession): string {
+  // Checked loosely: a BFF older than these fields leaves them out.
+  const { browser, os } = session
+  if (browser && os) return `${browser} on ${os}`
+  return browser || os || session.device
+}
 
 type ListState =
   | { status: 'loading' }
@@ -61,7 +77,7 @@ function Sessions() {
       platform.navigate(authPaths.signIn)
       return
     }
-    platform.notify({ kind: 'success', message: `${session.device} is signed out.` })
+    platform.notify({ kind: 'success', message: `${sessionName(session)} is signed out.` })
     await load()
   }
 
@@ -150,7 +166,7 @@ export function SessionRow({ session, onRevoked }: SessionRowProps) {
     try {
       await api.revokeSession(session.id)
     } catch (error) {
-      notifyFailure(platform, error, `${session.device} could not be signed out.`)
+      notifyFailure(platform, error, `${sessionName(session)} could not be signed out.`)
       returnFocus.current = true
       setStep('idle')
       return
@@ -159,13 +175,23 @@ export function SessionRow({ session, onRevoked }: SessionRowProps) {
   }
 
   const headingId = `session-${session.id}`
+  const name = sessionName(session)
+  const how = [
+    session.signInMethod ? signInSentences[session.signInMethod] : null,
+    session.lastSeenAddress ? `last seen from ${session.lastSeenAddress}` : null,
+  ].filter((part) => part !== null)
   return (
     <li className={session.current ? 'session session--current' : 'session'}>
       <div className="session__facts">
         <p className="session__device" id={headingId}>
-          {session.device}
+          {name}
           {session.current && <span className="badge">This device</span>}
         </p>
+        {how.length > 0 && (
+          <p className="session__how muted">
+            {how.map((part, index) => (index === 0 ? part : ` · ${part}`))}
+          </p>
+        )}
         <p className="session__times muted">
           Last seen{' '}
           <time dateTime={session.lastSeenAt} title={formatDateTime(session.lastSeenAt)}>
@@ -189,7 +215,7 @@ export function SessionRow({ session, onRevoked }: SessionRowProps) {
           <div
             className="session__confirm"
             role="group"
-            aria-label={`Sign out ${session.device}?`}
+            aria-label={`Sign out ${name}?`}
             onKeyDown={(event) => {
               if (event.key === 'Escape' && step === 'confirming') {
                 event.preventDefault()
@@ -200,7 +226,7 @@ export function SessionRow({ session, onRevoked }: SessionRowProps) {
             <p className="session__question">
               {session.current
                 ? 'Sign out this device? You will need to sign in again here.'
-                : `Sign out ${session.device}?`}
+                : `Sign out ${name}?`}
             </p>
             <button
               ref={confirmRef}

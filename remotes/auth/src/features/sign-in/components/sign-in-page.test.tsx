@@ -32,6 +32,23 @@ describe('the sign-in page', () => {
     expect(email.getAttribute('aria-invalid')).toBeNull()
   })
 
+  it('says why the person was signed out when it was not their own doing', () => {
+    renderPage(<SignInPage />, {
+      session: { status: 'signed-out', user: null, reason: 'other-device' },
+    })
+    expect(screen.getByRole('status').textContent).toBe(
+      'You were signed out from another device. Sign in again to continue.',
+    )
+    cleanup()
+    renderPage(<SignInPage />, { session: { status: 'signed-out', user: null, reason: 'expired' } })
+    expect(screen.getByRole('status').textContent).toBe(
+      'Your session expired. Sign in again to continue.',
+    )
+    cleanup()
+    renderPage(<SignInPage />, { session: { status: 'signed-out', user: null } })
+    expect(screen.queryByText(/signed out|expired/)).toBeNull()
+  })
+
   it('sends nothing and focuses the first invalid field when submitted empty', () => {
     const bff = fakeBff({})
     renderPage(<SignInPage />, { bff })

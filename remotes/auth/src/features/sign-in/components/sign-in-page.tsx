@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
+import type { SignedOutReason } from '@tessera/contracts/platform'
 import { AppLink } from '@tessera/plugin-react/app-link'
 import { authPaths, DEFAULT_DESTINATION } from '../../../lib/destinations.ts'
 import { safeNextPath, withNext } from '../../../lib/next-path.ts'
@@ -37,9 +38,18 @@ export function useLeaveWhenSignedIn(next: string | null): void {
   }, [signedIn, next, platform])
 }
 
+/** Why the person is here, when something other than they signed them out. */
+const signedOutSentences: Record<SignedOutReason, string> = {
+  'other-device': 'You were signed out from another device. Sign in again to continue.',
+  'other-tab': 'You signed out in another tab. Sign in again to continue.',
+  expired: 'Your session expired. Sign in again to continue.',
+}
+
 /** `/auth/sign-in`: email and password, with ways out for people who cannot use them. */
 export function SignInPage() {
   const platform = usePlatform()
+  const session = useSession()
+  const signedOutBy = session.status === 'signed-out' ? session.reason : undefined
   const api = useAuthApi()
   const next = useNext()
   const [, setSent] = useSentEmail()
@@ -85,6 +95,11 @@ export function SignInPage() {
           : 'Welcome back. Sign in to continue.'
       }
     >
+      {signedOutBy && (
+        <p className="notice" role="status">
+          {signedOutSentences[signedOutBy]}
+        </p>
+      )}
       <form
         ref={form.formRef}
         className="form"

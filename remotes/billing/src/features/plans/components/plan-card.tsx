@@ -12,6 +12,8 @@ export type PlanAction =
   | { kind: 'subscribe'; plan: PaidPlanId }
   | { kind: 'portal' }
   | { kind: 'sign-in' }
+  /** A visitor looking at Free: an account is all it takes. */
+  | { kind: 'start-free' }
   | { kind: 'none' }
 
 interface PlanCardProps {
@@ -97,6 +99,12 @@ function PlanCardAction({
           className="button button--secondary plan-card__button"
         >
           Sign in to subscribe
+        </AppLink>
+      )
+    case 'start-free':
+      return (
+        <AppLink to={otherPaths.signUp} className="button button--primary plan-card__button">
+          Start free
         </AppLink>
       )
     case 'portal':

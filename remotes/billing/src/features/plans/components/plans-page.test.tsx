@@ -97,7 +97,8 @@ describe('the plans page', () => {
     expect(alert.textContent).toContain(
       'Checkout could not be opened. The payment service took too long to answer. Try again in a minute.',
     )
-    expect(alert.textContent).toContain('upstream_timeout')
+    expect(alert.getAttribute('data-code')).toBe('upstream_timeout')
+    expect(alert.textContent).toContain('Reference req-1')
     await waitFor(() => expect(document.activeElement).toBe(alert))
     const again = within(pro!).getByRole('button', { name: 'Subscribe to Pro' })
     expect(again.hasAttribute('disabled')).toBe(false)
@@ -147,10 +148,26 @@ describe('the plans page', () => {
     })
     const [free, pro] = await cards()
     expect(free?.textContent).not.toContain('Current plan')
+    expect(within(free!).queryByRole('link', { name: 'Sign in to subscribe' })).toBeNull()
     const signIn = within(pro!).getByRole('link', { name: 'Sign in to subscribe' })
     expect(signIn.getAttribute('href')).toBe('/auth/sign-in?next=%2Fbilling%2Fplans')
     fireEvent.click(signIn)
     expect(platform.navigations.at(-1)?.to).toBe('/auth/sign-in?next=%2Fbilling%2Fplans')
+  })
+
+  it('offers a signed-out visitor Free as "Start free", which goes to sign-up', async () => {
+    const { platform } = renderPage(<PlansPage />, {
+      path: '/billing/plans',
+      session: signedOut,
+      bff: plansBff(null),
+    })
+    const [free, pro, team] = await cards()
+    const start = within(free!).getByRole('link', { name: 'Start free' })
+    expect(start.getAttribute('href')).toBe('/auth/sign-up')
+    expect(within(pro!).queryByRole('link', { name: 'Start free' })).toBeNull()
+    expect(within(team!).getByRole('link', { name: 'Sign in to subscribe' })).toBeTruthy()
+    fireEvent.click(start)
+    expect(platform.navigations.at(-1)?.to).toBe('/auth/sign-up')
   })
 
   it('shows the past-due banner above the plans while a payment has failed', async () => {

@@ -94,7 +94,7 @@ export function PlansPage() {
   const checkoutPlan = checkout.pending?.arg ?? null
 
   const actionFor = (plan: PlanView): PlanAction => {
-    if (!signedIn) return { kind: 'sign-in' }
+    if (!signedIn) return plan.id === 'free' ? { kind: 'start-free' } : { kind: 'sign-in' }
     if (plan.id === current) return { kind: 'current' }
     // A paying customer changes plan (or goes back to Free) in the portal, where Stripe prorates.
     if (current !== null && current !== 'free') return { kind: 'portal' }

@@ -1,0 +1,70 @@
+// Plain values of the plan catalogue, with no zod: pages that only show the plans (the host's
+// landing page, in its first chunk) import them from `@tessera/contracts/plan-values` without
+// bundling the schemas. `plans.ts` re-exports them.
+
+/**
+ * The plan catalogue: the one place plans, prices and limits are defined. The BFF derives
+ * entitlements from it, the Stripe stand-in is seeded from it, and remotes show it.
+ */
+export const planIds = ['free', 'pro', 'team'] as const
+export type PlanId = (typeof planIds)[number]
+
+/** Models the assistant can use; the first a plan lists is its default. */
+export const assistantModels = ['gpt-4o-mini', 'gpt-4o', 'gpt-4.1'] as const
+export type AssistantModel = (typeof assistantModels)[number]
+
+export interface Plan {
+  id: PlanId
+  name: string
+  /** One line for the pricing page. */
+  tagline: string
+  /** Monthly price in the smallest currency unit (cents); 0 for free. */
+  monthlyPrice: number
+  currency: 'usd'
+  /** The Stripe price's `lookup_key`; null for the free plan, which has no price. */
+  lookupKey: string | null
+  limits: {
+    /** AI tokens (prompt + completion) per calendar month, UTC. */
+    monthlyTokens: number
+    /** Models allowed; the first is the default. */
+    models: readonly [AssistantModel, ...AssistantModel[]]
+  }
+  /** Short feature lines for the pricing page, beyond the limits above. */
+  features: readonly string[]
+}
+
+export const plans: Readonly<Record<PlanId, Plan>> = {
+  free: {
+    id: 'free',
+    name: 'Free',
+    tagline: 'Try the assistant.',
+    monthlyPrice: 0,
+    currency: 'usd',
+    lookupKey: null,
+    limits: { monthlyTokens: 50_000, models: ['gpt-4o-mini'] },
+    features: ['Conversation history'],
+  },
+  pro: {
+    id: 'pro',
+    name: 'Pro',
+    tagline: 'For daily work.',
+    monthlyPrice: 1500,
+    currency: 'usd',
+    lookupKey: 'tessera_pro_monthly',
+    limits: { monthlyTokens: 1_000_000, models: ['gpt-4o', 'gpt-4o-mini'] },
+    features: ['Conversation history', 'Priority answers'],
+  },
+  team: {
+    id: 'team',
+    name: 'Team',
+    tagline: 'For heavy use.',
+    monthlyPrice: 4900,
+    currency: 'usd',
+    lookupKey: 'tessera_team_monthly',
+    limits: { monthlyTokens: 5_000_000, models: ['gpt-4.1', 'gpt-4o', 'gpt-4o-mini'] },
+    features: ['Conversation history', 'Priority answers', 'The largest model'],
+  },
+}
+
+/** Plans in the order the pricing page shows them. */
+export const planList: readonly Plan[] = planIds.map((id) => plans[id])

@@ -1,0 +1,129 @@
+import path from 'node:path'
+import { gzipSync } from 'node:zlib'
+import type { Plugin, Rollup } from 'vite'
+import { REMOTE_ENTRY } from './descriptor.ts'
+import { exposedClosure } from './exposed-closure.ts'
+
+/** One file of the first route, with its size as a browser downloads it (gzip). */
+export interface FirstRouteFile {
+  fileName: string
+  gzipBytes: number
+}
+
+/** One module inside those files, with its size in the bundle (after tree-shaking, unminified). */
+export interface FirstRouteModule {
+  id: string
+  renderedBytes: number
+}
+
+export interface FirstRouteJs {
+  files: FirstRouteFile[]
+  gzipBytes: number
+  /** Every module of those files, biggest first. */
+  modules: FirstRouteModule[]
+}
+
+const isChunk = (output: Rollup.OutputAsset | Rollup.OutputChunk | undefined) =>
+  output?.type === 'chunk'
+
+/**
+ * The JS a cold load of the remote's first page fetches from it: `remoteEntry.js`, the exposed
+ * module with its static imports (the descriptor's preload list), and what the exposed code
+ * imports lazily, one level down, with its static imports (the route pages a plugin hands the host
+ * as `routes: () => import(…)`, and any other lazy part of its first render). What those pages load
+ * later, on their own (a form's checks, a dialog), is not part of it.
+ */
+export function firstRouteJs(bundle: Rollup.OutputBundle): FirstRouteJs {
+  const { chunks: exposed } = exposedClosure(bundle)
+  const files = new Set<string>()
+  const addWithImports = (fileName: string): void => {
+    const output = bundle[fileName]
+    if (files.has(fileName) || !isChunk(output)) return
+    files.add(fileName)
+    for (const imported of (output as Rollup.OutputChunk).imports) addWithImports(imported)
+  }
+  addWithImports(REMOTE_ENTRY)
+  for (const fileName of exposed) addWithImports(fileName)
+  for (const fileName of exposed) {
+    for (const lazy of (bundle[fileName] as Rollup.OutputChunk).dynamicImports) addWithImports(lazy)
+  }
+  const chunks = [...files].sort().map((fileName) => bundle[fileName] as Rollup.OutputChunk)
+  const measured = chunks.map((chunk) => ({
+    fileName: chunk.fileName,
+    gzipBytes: gzipSync(chunk.code).byteLength,
+  }))
+  // originjs may emit the entry as an asset (its code written by the plugin, not bundled).
+  const entry = bundle[REMOTE_ENTRY]
+  if (entry?.type === 'asset') {
+    measured.unshift({ fileName: REMOTE_ENTRY, gzipBytes: gzipSync(entry.source).byteLength })
+  }
+  const modules = chunks
+    .flatMap((chunk) =>
+      Object.entries(chunk.modules).map(([id, module]) => ({
+        id,
+        renderedBytes: module.renderedLength,
+      })),
+    )
+    .filter((module) => module.renderedBytes > 0)
+    .sort((a, b) => b.renderedBytes - a.renderedBytes)
+  return {
+    files: measured,
+    gzipBytes: measured.reduce((sum, file) => sum + file.gzipBytes, 0),
+    modules,
+  }
+}
+
+const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`
+
+/** The sentence a build over its budget fails with: the files, then the biggest modules. */
+export function overBudgetMessage(
+  name: string,
+  budgetKiB: number,
+  js: FirstRouteJs,
+  root: string,
+  listed = 10,
+): string {
+  const shortId = (id: string): string => {
+    const clean = id.replace(/^\0/, '').replace(/\?.*$/, '')
+    const inModules = clean.lastIndexOf('/node_modules/')
+    if (inModules !== -1) return clean.slice(inModules + 1)
+    return path.isAbsolute(clean) ? path.relative(root, clean) : clean
+  }
+  return [
+    `Remote "${name}": the JS of its first route is ${kib(js.gzipBytes)} gzipped, over its budget of ${budgetKiB} KiB (firstRouteBudgetKiB in its vite.config.ts).`,
+    'Files (gzip):',
+    ...js.files.map((file) => `  ${kib(file.gzipBytes).padStart(10)}  ${file.fileName}`),
+    `Biggest modules (in the bundle, before minifying):`,
+    ...js.modules
+      .slice(0, listed)
+      .map((module) => `  ${kib(module.renderedBytes).padStart(10)}  ${shortId(module.id)}`),
+    'Load what the first page does not need with import() when it is needed, or raise the budget with a reason.',
+  ].join('\n')
+}
+
+/**
+ * Vite plugin: fails the build when the first route's JS (`firstRouteJs`), gzipped, is over
+ * `budgetKiB`, listing the files and the biggest modules; within budget it says how much it used.
+ */
+export function firstRouteBudgetPlugin(options: { name: string; budgetKiB: number }): Plugin {
+  let root = ''
+  return {
+    name: 'tessera:first-route-budget',
+    apply: 'build',
+    configResolved(config) {
+      root = config.root
+    },
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const js = firstRouteJs(bundle)
+        if (js.gzipBytes > options.budgetKiB * 1024) {
+          this.error(overBudgetMessage(options.name, options.budgetKiB, js, root))
+        }
+        this.info(
+          `first route: ${kib(js.gzipBytes)} of JS gzipped, budget ${options.budgetKiB} KiB (${js.files.length} files)`,
+        )
+      },
+    },
+  }
+}
