@@ -10,6 +10,7 @@ import './app.css'
 import './frame.css'
 import './pages.css'
 import './landing.css'
+import './legal.css'
 import './toasts.css'
 import './small-screens.css'
 
