@@ -84,6 +84,13 @@ test('a remote built for another contract major is refused with a sentence sayin
     for (const remote of snapshot.remotes) if (remote.name === 'billing') remote.contract = 2
     await route.fulfill({ response, json: snapshot })
   })
+  // The BFF hints no build of another contract (routeHints): its page, like the snapshot above,
+  // is told billing is one, so the page's hints go too.
+  await page.route('**/billing', async (route) => {
+    const response = await route.fetch()
+    const html = (await response.text()).replace(/<link rel="(?:modulepreload|preload)"[^>]*>/g, '')
+    await route.fulfill({ response, body: html })
+  })
   await page.goto('/billing')
   await expect(
     page.getByRole('main').getByRole('region', { name: 'Billing needs an update' }),

@@ -1,4 +1,4 @@
-import type { RegistrySnapshot } from '@tessera/contracts'
+import { CONTRACT_MAJOR, type RegistrySnapshot } from '@tessera/contracts'
 import type { Context, MiddlewareHandler } from 'hono'
 import type { AppEnv } from './app-env.ts'
 import { gzip, preferredEncoding, varyOnEncoding } from './content-encoding.ts'
@@ -122,7 +122,9 @@ export function routeHints(
   const remote = snapshot.remotes.find(
     (candidate) => path === candidate.basePath || path.startsWith(`${candidate.basePath}/`),
   )
-  if (remote === undefined || remote.channel === 'canary') return []
+  if (remote === undefined || remote.channel === 'canary' || remote.contract !== CONTRACT_MAJOR) {
+    return []
+  }
   const entry = safeUrl(remote.entryUrl)
   if (entry === null) return []
   const hints: PreloadHint[] = [{ rel: 'modulepreload', href: entry.href }]

@@ -30,9 +30,22 @@ export function useUsage(): { state: UsageState; reload: () => void } {
   const entitlements = signedIn ? session.entitlements : undefined
   const planKey = entitlements ? `${entitlements.plan}:${entitlements.monthlyTokens}` : ''
 
+  const expectedLimit = entitlements?.monthlyTokens
   const reload = useCallback(() => {
     const started = ++version.current
-    api.usage().then(
+    // With several BFF replicas, the one answering may not have dropped its copy of the old plan
+    // yet when this tab already heard of the new one: read again, a few times, until they agree.
+    const read = (retries: number): Promise<Usage> =>
+      api
+        .usage()
+        .then((usage) =>
+          expectedLimit === undefined || usage.limit === expectedLimit || retries === 0
+            ? usage
+            : new Promise<Usage>((resolve) => setTimeout(resolve, 300)).then(() =>
+                read(retries - 1),
+              ),
+        )
+    read(5).then(
       (usage) => {
         if (version.current === started) setState({ status: 'ready', usage })
       },
@@ -47,7 +60,7 @@ export function useUsage(): { state: UsageState; reload: () => void } {
         setState({ status: 'failed', message: 'Your token usage could not be loaded.' })
       },
     )
-  }, [api])
+  }, [api, expectedLimit])
 
   useEffect(() => {
     if (userId === null) {
