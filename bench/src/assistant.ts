@@ -30,7 +30,7 @@ import { startBff } from '@tessera/bff/node'
 import { openDatabase, prepareDatabase } from '@tessera/db/open-database'
 import { startSupabaseEmulator } from '@tessera/emulators/supabase/node'
 import { signInBenchAccount } from './bench-account.ts'
-import { median, percentile, repoRoot, report } from './lib.ts'
+import { median, percentile, repoRoot, report, sseEvents } from './lib.ts'
 
 const HANDSHAKE = 'benchAssistant'
 /** The BFF's log of the last run. */
@@ -253,29 +253,18 @@ function streamPost(
           response.on('end', () => failed(`HTTP ${response.statusCode} ${text}`))
           return
         }
-        let buffer = ''
         let firstTokenMs: number | null = null
         let ended = false
         let failure: string | undefined
-        response.on('data', (chunk: string) => {
-          buffer += chunk
-          let split = buffer.indexOf('\n\n')
-          while (split !== -1) {
-            const frame = buffer.slice(0, split)
-            buffer = buffer.slice(split + 2)
-            split = buffer.indexOf('\n\n')
-            let event = 'message'
-            let data = ''
-            for (const line of frame.split('\n')) {
-              if (line.startsWith('event: ')) event = line.slice(7)
-              else if (line.startsWith('data: ')) data += line.slice(6)
-            }
+        response.on(
+          'data',
+          sseEvents((event, data) => {
             if (firstTokenMs === null && isToken(event, data))
               firstTokenMs = performance.now() - started
             if (isEnd(event, data)) ended = true
             if (event === 'error') failure = data
-          }
-        })
+          }),
+        )
         response.on('end', () =>
           resolve({
             firstTokenMs,

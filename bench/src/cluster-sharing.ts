@@ -12,7 +12,7 @@ import path from 'node:path'
 import type { SharingTargets } from './cluster-sharing-servers.ts'
 import { load } from './cluster-throughput.ts'
 import type { Load } from './cluster-throughput.ts'
-import { median, percentile, repoRoot, report, spawnBench } from './lib.ts'
+import { median, percentile, repoRoot, report, spawnBench, sseEvents } from './lib.ts'
 
 /** The cost of sharing: rounds of GET /api/me (each path `sharingSeconds`), first-token sends. */
 const sharingRounds = Number(process.env.BENCH_SHARING_ROUNDS ?? 3)
@@ -53,27 +53,16 @@ function firstToken(
       },
       (response) => {
         response.setEncoding('utf8')
-        let buffer = ''
         let ms: number | null = null
         let failure: string | undefined =
           response.statusCode === 200 ? undefined : `HTTP ${response.statusCode}`
-        response.on('data', (chunk: string) => {
-          buffer += chunk
-          let split = buffer.indexOf('\n\n')
-          while (split !== -1) {
-            const frame = buffer.slice(0, split)
-            buffer = buffer.slice(split + 2)
-            split = buffer.indexOf('\n\n')
-            let event = 'message'
-            let data = ''
-            for (const line of frame.split('\n')) {
-              if (line.startsWith('event: ')) event = line.slice(7)
-              else if (line.startsWith('data: ')) data += line.slice(6)
-            }
+        response.on(
+          'data',
+          sseEvents((event, data) => {
             if (ms === null && isToken(event, data)) ms = performance.now() - started
             if (event === 'error') failure = data
-          }
-        })
+          }),
+        )
         response.on('end', () =>
           resolve({
             ms,

@@ -43,4 +43,28 @@ export function report(name: string, header: string[], rows: string[][], raw: un
   return table
 }
 
+/**
+ * A `data` listener for a response read as UTF-8 text/event-stream: calls `onEvent` with each
+ * frame's event name (`message` by default) and its data lines joined.
+ */
+export function sseEvents(onEvent: (event: string, data: string) => void): (chunk: string) => void {
+  let buffer = ''
+  return (chunk) => {
+    buffer += chunk
+    let split = buffer.indexOf('\n\n')
+    while (split !== -1) {
+      const frame = buffer.slice(0, split)
+      buffer = buffer.slice(split + 2)
+      split = buffer.indexOf('\n\n')
+      let event = 'message'
+      let data = ''
+      for (const line of frame.split('\n')) {
+        if (line.startsWith('event: ')) event = line.slice(7)
+        else if (line.startsWith('data: ')) data += line.slice(6)
+      }
+      onEvent(event, data)
+    }
+  }
+}
+
 export { chromiumArgs, chromiumPath } from '../../scripts/lib/chromium.ts'
