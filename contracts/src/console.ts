@@ -35,6 +35,23 @@ export const auditKinds = [
 ] as const
 export type AuditKind = (typeof auditKinds)[number]
 
+/**
+ * How long a version took to show in people's browsers over the window (from the host's load
+ * reports): the mean of each stage, and the wait since navigation at the 50th and 95th
+ * percentile (a bucket's upper bound; null when above the largest bucket).
+ */
+export const versionLoadsSchema = z.object({
+  count: z.number().int().positive(),
+  /** Share of loads whose files the page had asked for ahead (its hints, or a prefetch). */
+  preloadedShare: z.number().min(0).max(1),
+  entryMs: z.number().int().nonnegative(),
+  exposeMs: z.number().int().nonnegative(),
+  mountMs: z.number().int().nonnegative(),
+  readyP50Ms: z.number().int().positive().nullable(),
+  readyP95Ms: z.number().int().positive().nullable(),
+})
+export type VersionLoads = z.infer<typeof versionLoadsSchema>
+
 /** One version's live figures over the canary window, from every BFF replica. */
 export const versionTrafficSchema = z.object({
   version: semverSchema,
@@ -46,6 +63,8 @@ export const versionTrafficSchema = z.object({
   errorRate: z.number().min(0),
   /** Error reports per minute, oldest first, one bucket per minute of the window (sparkline). */
   errorsPerMinute: z.array(z.number().int().nonnegative()),
+  /** Load timings reported by browsers; null when none came in the window. */
+  loads: versionLoadsSchema.nullable(),
 })
 export type VersionTraffic = z.infer<typeof versionTrafficSchema>
 

@@ -16,3 +16,30 @@ export const remoteErrorReportSchema = z.strictObject({
   fellBack: z.boolean().optional(),
 })
 export type RemoteErrorReport = z.infer<typeof remoteErrorReportSchema>
+
+/** Where a remote was shown when it loaded: the page's route, or a slot such as `header.end`. */
+export const remoteLoadTargets = ['route', 'slot'] as const
+
+/**
+ * One remote's first load in one page, in milliseconds: `entry` is its `remoteEntry.js` until the
+ * federation container is ready, `expose` the exposed module and its chunks, `mount` from the
+ * mount call until its content is painted; `ready` is from the page's navigation start until then
+ * (what a person waits for). `preloaded`: the page's HTML carried hints for its files.
+ */
+export const remoteLoadTimingSchema = z.strictObject({
+  remote: remoteNameSchema,
+  version: semverSchema,
+  target: z.enum(remoteLoadTargets),
+  entryMs: z.number().nonnegative().max(600_000),
+  exposeMs: z.number().nonnegative().max(600_000),
+  mountMs: z.number().nonnegative().max(600_000),
+  readyMs: z.number().nonnegative().max(3_600_000),
+  preloaded: z.boolean(),
+})
+export type RemoteLoadTiming = z.infer<typeof remoteLoadTimingSchema>
+
+/** `POST /api/telemetry/remote-loads`: the remotes one page loaded (one entry each). */
+export const remoteLoadReportSchema = z.strictObject({
+  loads: z.array(remoteLoadTimingSchema).min(1).max(20),
+})
+export type RemoteLoadReport = z.infer<typeof remoteLoadReportSchema>

@@ -49,6 +49,7 @@ import { createRemoteOverrides, withRemoteOverrides } from '../modules/registry/
 import { createSnapshotReader } from '../modules/registry/registry.ts'
 import { createSessions } from '../modules/identity/sessions.ts'
 import { createTelemetryStore } from '../modules/registry/telemetry-store.ts'
+import { createWorkspaces } from '../modules/workspaces/workspaces.ts'
 import { BFF_VERSION } from '../platform/version.ts'
 import { fetchUpstreamClient } from '../modules/plugins/plugin-proxy.ts'
 import { jwksRoutes, pluginRoutes } from '../modules/plugins/plugin-routes.ts'
@@ -194,6 +195,15 @@ export function createApp(deps: AppDeps) {
     issuer: env.PUBLIC_ORIGIN,
     clock,
   })
+  const workspaces = createWorkspaces({
+    sql: deps.db,
+    bus,
+    clock,
+    logger,
+    env,
+    mail: deps.workspaces?.mail,
+    onMembersChanged: deps.workspaces?.onMembersChanged,
+  })
   const assistant = createAssistant({
     sql: deps.db,
     model: createChatModel({
@@ -299,6 +309,9 @@ export function createApp(deps: AppDeps) {
         ratePerMinute: env.TELEMETRY_RATE_LIMIT,
         limiters,
         clientKey: deps.clientKey,
+        ...(operatorConsole.countLoads === undefined
+          ? {}
+          : { onLoads: operatorConsole.countLoads }),
         onReport: operatorConsole.countingErrors(
           createCanaryGuard({ monitor: canaryMonitor, reader: snapshotReader, snapshots, deploy }),
         ),
@@ -342,6 +355,8 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .route('/api/console', operatorConsole.routes())
+    .route('/api/workspaces', workspaces.routes())
+    .route('/api/invites', workspaces.inviteRoutes())
 }
 
 /** Every route of the BFF, for the typed client: `hc<AppType>(baseUrl)`. */

@@ -7,6 +7,7 @@ import {
   type SnapshotRemote,
 } from '@tessera/contracts'
 import { createLoadOrder } from '../features/remotes/load-order.ts'
+import { createLoadTimingReporter } from '../features/remotes/load-timing.ts'
 import { createRemoteLoader } from '../features/remotes/loader.ts'
 import type { RemoteEntryRef } from '../features/remotes/remote-load-error.ts'
 import type { MountedPlatform, RemotesRuntime } from '../features/remotes/remotes-context.tsx'
@@ -201,6 +202,17 @@ export function createKernel({
     }
   }
 
-  const remotes: RemotesRuntime = { loader, loadOrder: createLoadOrder(), platformFor, report }
+  const loadTiming = createLoadTimingReporter({
+    send: (timings) => client.reportRemoteLoads(timings),
+  })
+  // A page left before the batch's delay still reports what it loaded.
+  win.addEventListener('pagehide', () => loadTiming.flush())
+  const remotes: RemotesRuntime = {
+    loader,
+    loadOrder: createLoadOrder(),
+    platformFor,
+    report,
+    loadTiming,
+  }
   return { router, api, client, events, session, theme, notices, remotes, slots }
 }

@@ -257,6 +257,41 @@ describe('the console for an operator', () => {
     expect(traffic?.errorsPerMinute).toHaveLength(Math.ceil(body.canary.windowSeconds / 60))
   })
 
+  it('sums the load timings browsers report per version: stage means and the wait percentiles', async () => {
+    const load = {
+      remote: 'pay',
+      version: '1.0.0',
+      target: 'route',
+      entryMs: 100,
+      exposeMs: 200,
+      mountMs: 50,
+      readyMs: 600,
+      preloaded: true,
+    }
+    // Two pages: one report with two remotes (one unknown to the console), one with a slow load.
+    for (const loads of [
+      [load, { ...load, remote: 'elsewhere' }],
+      [{ ...load, entryMs: 300, exposeMs: 400, mountMs: 150, readyMs: 20_000, preloaded: false }],
+    ]) {
+      const report = await visitor.send('POST', '/api/telemetry/remote-loads', { loads })
+      expect(report.status).toBe(202)
+    }
+    const body = consoleRemotesResponseSchema.parse(
+      await jsonOf(await operator.get('/api/console/remotes')),
+    )
+    const traffic = body.remotes.find((remote) => remote.name === 'pay')?.traffic[0]
+    expect(traffic?.loads).toEqual({
+      count: 2,
+      preloadedShare: 0.5,
+      entryMs: 200,
+      exposeMs: 300,
+      mountMs: 100,
+      readyP50Ms: 750,
+      // Above the largest bucket: the console says "over 12 s".
+      readyP95Ms: null,
+    })
+  })
+
   it('issues a token shown once, lists it without the token, and revokes it, all audited', async () => {
     const issued = await operator.send('POST', '/api/console/tokens', {
       remote: 'pay',

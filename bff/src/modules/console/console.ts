@@ -2,7 +2,7 @@
  * The operator console's backend, built once per app: the role, the figures, the heartbeat and
  * the routes (console-routes.ts). app.ts wires it with a few lines; everything else is here.
  */
-import type { RemoteErrorReport } from '@tessera/contracts'
+import type { RemoteErrorReport, RemoteLoadReport } from '@tessera/contracts'
 import type { Sql } from '@tessera/db/sql'
 import type { Context } from 'hono'
 import type { AppEnv } from '../../http/app-env.ts'
@@ -103,6 +103,11 @@ export function createConsole(deps: {
         await follow(report, c)
       }
     },
+    /** Counts each page's load report in its minute; nothing when there is no database. */
+    countLoads:
+      deps.counters === undefined
+        ? undefined
+        : (report: RemoteLoadReport) => traffic.recordLoads(report.loads),
     routes: () =>
       consoleRoutes({
         roles,

@@ -1,17 +1,21 @@
 /**
  * Each version's live figures over the canary window, from every replica: distinct clients served
  * and with errors come from the canary monitor's shared counts (`canary_clients`); error reports
- * per minute (the console's sparklines) from `remote_error_minutes`, one upsert per report.
+ * per minute (the console's sparklines) from `remote_error_minutes`, one upsert per report; load
+ * timings per minute from `remote_load_minutes`, one upsert per page's report.
  */
-import type { VersionTraffic } from '@tessera/contracts'
+import type { RemoteLoadTiming, VersionTraffic } from '@tessera/contracts'
 import type { Sql } from '@tessera/db/sql'
 import type { Clock } from '../../platform/clock.ts'
 import type { Logger } from '../../platform/logger.ts'
 import type { SharedCounters } from '../../platform/shared-counters.ts'
+import { addLoad, addSums, emptySums, figuresOf, type LoadSums } from './load-figures.ts'
 
 export interface TrafficStore {
   /** Counts one error report for `remote@version` in the current minute. */
   recordError(remote: string, version: string): Promise<void>
+  /** Counts one page's remote loads in the current minute. */
+  recordLoads(loads: readonly RemoteLoadTiming[]): Promise<void>
   /** The figures of these versions of `remote` over the window, in the order given. */
   figures(remote: string, versions: readonly string[]): Promise<VersionTraffic[]>
 }
@@ -25,10 +29,44 @@ const recordStatement = `insert into public.remote_error_minutes as m (remote, v
 const minutesStatement = `select version, minute::float8 as minute, reports from public.remote_error_minutes
   where remote = $1 and version in (select jsonb_array_elements_text($2::jsonb)) and minute >= $3`
 
+// One row per remote and version of the report; a minute's buckets add up element by element.
+const recordLoadsStatement = `insert into public.remote_load_minutes as m
+    (remote, version, minute, loads, preloaded, entry_ms, expose_ms, mount_ms, ready_buckets)
+  select r.remote, r.version, $2, r.loads, r.preloaded, r.entry_ms, r.expose_ms, r.mount_ms,
+    r.ready_buckets
+  from jsonb_to_recordset($1::jsonb) as r(remote text, version text, loads integer,
+    preloaded integer, entry_ms bigint, expose_ms bigint, mount_ms bigint, ready_buckets integer[])
+  on conflict (remote, version, minute) do update set
+    loads = m.loads + excluded.loads,
+    preloaded = m.preloaded + excluded.preloaded,
+    entry_ms = m.entry_ms + excluded.entry_ms,
+    expose_ms = m.expose_ms + excluded.expose_ms,
+    mount_ms = m.mount_ms + excluded.mount_ms,
+    ready_buckets = array(
+      select t.a + t.b from unnest(m.ready_buckets, excluded.ready_buckets) with ordinality as t(a, b, i)
+      order by t.i)`
+
+const loadMinutesStatement = `select version, loads, preloaded, entry_ms::float8 as entry_ms,
+    expose_ms::float8 as expose_ms, mount_ms::float8 as mount_ms, ready_buckets
+  from public.remote_load_minutes
+  where remote = $1 and version in (select jsonb_array_elements_text($2::jsonb)) and minute >= $3`
+
 // Bounded, as the shared counters' sweeps are; only this namespace's rows.
-const sweepStatement = `delete from public.remote_error_minutes where (remote, version, minute) in (
-  select remote, version, minute from public.remote_error_minutes
-  where minute < $1 and starts_with(remote, $2) limit 1000)`
+const sweepStatements = ['remote_error_minutes', 'remote_load_minutes'].map(
+  (table) => `delete from public.${table} where (remote, version, minute) in (
+  select remote, version, minute from public.${table}
+  where minute < $1 and starts_with(remote, $2) limit 1000)`,
+)
+
+interface LoadMinuteRow {
+  version: string
+  loads: number
+  preloaded: number
+  entry_ms: number
+  expose_ms: number
+  mount_ms: number
+  ready_buckets: number[]
+}
 
 export function createTrafficStore(deps: {
   sql: Sql
@@ -50,9 +88,10 @@ export function createTrafficStore(deps: {
   const sweepIfDue = (now: number) => {
     if (now - lastSweepAt < sweepEveryMs) return
     lastSweepAt = now
-    sql
-      .query(sweepStatement, [Math.floor(now / minuteMs) - buckets, namespace])
-      .catch((error: unknown) => deps.logger.warn('could not sweep error minutes', { error }))
+    for (const statement of sweepStatements)
+      sql
+        .query(statement, [Math.floor(now / minuteMs) - buckets, namespace])
+        .catch((error: unknown) => deps.logger.warn('could not sweep traffic minutes', { error }))
   }
 
   return {
@@ -61,13 +100,43 @@ export function createTrafficStore(deps: {
       await sql.query(recordStatement, [namespace + remote, version, Math.floor(now / minuteMs)])
       sweepIfDue(now)
     },
+    async recordLoads(loads) {
+      const byVersion = new Map<string, { remote: string; version: string; sums: LoadSums }>()
+      for (const load of loads) {
+        const key = `${load.remote}@${load.version}`
+        let entry = byVersion.get(key)
+        if (entry === undefined) {
+          entry = { remote: namespace + load.remote, version: load.version, sums: emptySums() }
+          byVersion.set(key, entry)
+        }
+        addLoad(entry.sums, load)
+      }
+      const rows = [...byVersion.values()].map(({ remote, version, sums }) => ({
+        remote,
+        version,
+        loads: sums.loads,
+        preloaded: sums.preloaded,
+        entry_ms: sums.entryMs,
+        expose_ms: sums.exposeMs,
+        mount_ms: sums.mountMs,
+        ready_buckets: sums.readyBuckets,
+      }))
+      const now = clock.now()
+      await sql.query(recordLoadsStatement, [JSON.stringify(rows), Math.floor(now / minuteMs)])
+      sweepIfDue(now)
+    },
     async figures(remote, versions) {
       if (versions.length === 0) return []
       const now = clock.now()
       const current = Math.floor(now / minuteMs)
       const first = current - buckets + 1
-      const [minutes, counts] = await Promise.all([
+      const [minutes, loadMinutes, counts] = await Promise.all([
         sql.query<{ version: string; minute: number; reports: number }>(minutesStatement, [
+          namespace + remote,
+          JSON.stringify(versions),
+          first,
+        ]),
+        sql.query<LoadMinuteRow>(loadMinutesStatement, [
           namespace + remote,
           JSON.stringify(versions),
           first,
@@ -91,12 +160,25 @@ export function createTrafficStore(deps: {
           servedClients: 0,
           errorClients: 0,
         }
+        const loads = emptySums()
+        for (const row of loadMinutes.rows) {
+          if (row.version !== version) continue
+          addSums(loads, {
+            loads: Number(row.loads),
+            preloaded: Number(row.preloaded),
+            entryMs: Number(row.entry_ms),
+            exposeMs: Number(row.expose_ms),
+            mountMs: Number(row.mount_ms),
+            readyBuckets: row.ready_buckets.map(Number),
+          })
+        }
         return {
           version,
           servedClients,
           errorClients,
           errorRate: servedClients === 0 ? 0 : errorClients / servedClients,
           errorsPerMinute,
+          loads: figuresOf(loads),
         }
       })
     },

@@ -117,3 +117,37 @@ describe('POST /api/telemetry/remote-errors', () => {
     expect((await errorOf(response)).code).toBe('csrf_failed')
   })
 })
+
+describe('POST /api/telemetry/remote-loads', () => {
+  const load = {
+    remote: 'billing',
+    version: '1.2.3',
+    target: 'route',
+    entryMs: 120,
+    exposeMs: 80,
+    mountMs: 40,
+    readyMs: 900,
+    preloaded: true,
+  }
+  const postLoads = (app: ReturnType<typeof createTestApp>['app'], body: string) =>
+    app.request('/api/telemetry/remote-loads', { method: 'POST', body, headers: csrfHeaders })
+
+  it('accepts a page\'s loads with 202', async () => {
+    const response = await postLoads(createTestApp().app, JSON.stringify({ loads: [load] }))
+    expect(response.status).toBe(202)
+    expect(await response.json()).toEqual({ accepted: true })
+  })
+
+  it.each([
+    ['no loads', { loads: [] }],
+    ['a negative time', { loads: [{ ...load, entryMs: -1 }] }],
+    ['an unknown target', { loads: [{ ...load, target: 'footer' }] }],
+    ['an extra field', { loads: [{ ...load, userAgent: 'x' }] }],
+    ['more than 20 loads', { loads: Array.from({ length: 21 }, () => load) }],
+    ['a bad remote name', { loads: [{ ...load, remote: '../etc' }] }],
+  ])('refuses %s with 422 validation_failed', async (_, body) => {
+    const response = await postLoads(createTestApp().app, JSON.stringify(body))
+    expect(response.status).toBe(422)
+    expect((await errorOf(response)).code).toBe('validation_failed')
+  })
+})

@@ -1,5 +1,5 @@
-import { remoteErrorReportSchema } from '@tessera/contracts'
-import type { RemoteErrorReport } from '@tessera/contracts'
+import { remoteErrorReportSchema, remoteLoadReportSchema } from '@tessera/contracts'
+import type { RemoteErrorReport, RemoteLoadReport } from '@tessera/contracts'
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import type { AppEnv } from '../../http/app-env.ts'
@@ -27,13 +27,40 @@ export interface TelemetryDeps {
    * logged, never turned into the reporter's problem.
    */
   onReport?: (report: RemoteErrorReport, c: Context<AppEnv>) => Promise<void>
+  /** Told of every accepted load report (the console's load figures); failures only logged. */
+  onLoads?: (report: RemoteLoadReport) => Promise<void>
 }
 
-/** Failures the host reports while loading or running remotes (CSRF is checked for all /api). */
+/**
+ * What the host reports about remotes (CSRF is checked for all /api): failures while loading or
+ * running them, and how long each took to show. Both count against one limit per client.
+ */
 export function telemetryRoutes(deps: TelemetryDeps) {
   const limiters = deps.limiters ?? localLimiters(deps.clock)
   const limiter = limiters({ name: 'telemetry', limit: deps.ratePerMinute, windowMs: 60_000 })
-  return new Hono<AppEnv>().post(
+  return new Hono<AppEnv>()
+    .post(
+      '/remote-loads',
+      rateLimit({ limiter, keyOf: deps.clientKey }),
+      bodySize({ maxBytes: deps.bodyLimitBytes }),
+      requireJson(),
+      jsonBody(remoteLoadReportSchema),
+      async (c) => {
+        const report = c.req.valid('json')
+        if (deps.onLoads !== undefined) {
+          try {
+            await deps.onLoads(report)
+          } catch (error) {
+            deps.logger.error('remote load report follow-up failed', {
+              error,
+              requestId: c.get('requestId'),
+            })
+          }
+        }
+        return c.json({ accepted: true as const }, 202)
+      },
+    )
+    .post(
     '/remote-errors',
     rateLimit({ limiter, keyOf: deps.clientKey }),
     bodySize({ maxBytes: deps.bodyLimitBytes }),

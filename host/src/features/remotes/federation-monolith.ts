@@ -21,12 +21,13 @@ export function registerRemote(ref: RemoteEntryRef): string {
   return ref.name
 }
 
-export async function loadPluginModule(key: string): Promise<unknown> {
+export async function loadPluginModule(key: string, entryReady?: () => void): Promise<unknown> {
   if (!(key in plugins))
     throw new RemoteLoadError('entry', 'unreachable', `${key} is not part of this monolith build`)
+  entryReady?.()
   return plugins[key]
 }
 
-export function loadRemotePlugin(ref: RemoteEntryRef): Promise<unknown> {
-  return loadPluginModule(registerRemote(ref))
+export function loadRemotePlugin(ref: RemoteEntryRef, entryReady?: () => void): Promise<unknown> {
+  return loadPluginModule(registerRemote(ref), entryReady)
 }

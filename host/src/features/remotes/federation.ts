@@ -57,11 +57,15 @@ function isDownloadFailure(error: unknown): boolean {
   )
 }
 
-/** Loads `./plugin` from a registered entry: the entry first, then the module it exposes. */
-export async function loadPluginModule(key: string): Promise<unknown> {
+/**
+ * Loads `./plugin` from a registered entry: the entry first (`entryReady` is called once it has
+ * loaded), then the module it exposes.
+ */
+export async function loadPluginModule(key: string, entryReady?: () => void): Promise<unknown> {
   let container
   try {
     container = await __federation_method_ensure(key)
+    entryReady?.()
   } catch (error) {
     throw new RemoteLoadError(
       isDownloadFailure(error) ? 'entry' : 'plugin',
@@ -86,6 +90,6 @@ export async function loadPluginModule(key: string): Promise<unknown> {
 }
 
 /** Registers and loads in one step: what the loader calls for every attempt. */
-export function loadRemotePlugin(ref: RemoteEntryRef): Promise<unknown> {
-  return loadPluginModule(registerRemote(ref))
+export function loadRemotePlugin(ref: RemoteEntryRef, entryReady?: () => void): Promise<unknown> {
+  return loadPluginModule(registerRemote(ref), entryReady)
 }

@@ -66,6 +66,26 @@ describe('createRemoteLoader', () => {
     expect(reports).toEqual([])
   })
 
+  it('times the attempt that worked: the entry until it is ready, then the exposed module', async () => {
+    let now = 1000
+    const loader = createRemoteLoader({
+      loadModule: async (_ref, entryReady) => {
+        now += 40
+        entryReady?.()
+        now += 15
+        return billingPlugin()
+      },
+      report: () => undefined,
+      log: () => undefined,
+      now: () => now,
+    })
+    const outcome = await settle(loader.load(billing))
+    expect(outcome).toMatchObject({
+      ok: true,
+      timing: { startedAt: 1000, entryMs: 40, exposeMs: 15 },
+    })
+  })
+
   it("hands the snapshot's preload list to the first attempt with the entry", async () => {
     const refs: RemoteEntryRef[] = []
     const { loader } = setup(async (ref) => {

@@ -16,6 +16,9 @@ export type LoadOutcome =
       /** The version that is running: the snapshot's, or its previous one after a fallback. */
       version: string
       fellBack: boolean
+      /** The attempt that succeeded: when it started, and how long the entry and then the
+       * exposed module took, in ms. */
+      timing: LoadTiming
     }
   | { ok: false; failure: RemoteFailure }
 
@@ -30,9 +33,18 @@ export interface RemoteFailure {
   triedPrevious: boolean
 }
 
+export interface LoadTiming {
+  startedAt: number
+  entryMs: number
+  exposeMs: number
+}
+
 export interface RemoteLoaderOptions {
-  /** Fetches a remote's entry and returns what its `./plugin` module exports by default. */
-  loadModule(ref: RemoteEntryRef): Promise<unknown>
+  /**
+   * Fetches a remote's entry and returns what its `./plugin` module exports by default; calls
+   * `entryReady` once the entry has loaded and before the exposed module is fetched.
+   */
+  loadModule(ref: RemoteEntryRef, entryReady?: () => void): Promise<unknown>
   /** Fire-and-forget telemetry; must not throw (a throw is caught and logged anyway). */
   report(report: RemoteErrorReport): void
   timers?: Timers
@@ -42,6 +54,8 @@ export interface RemoteLoaderOptions {
   retryDelayMs?: number
   contractMajor?: number
   log?: (message: string, detail?: unknown) => void
+  /** A monotonic clock in ms (`performance.now`). */
+  now?: () => number
 }
 
 export interface RemoteLoader {
@@ -112,6 +126,7 @@ export function createRemoteLoader({
   retryDelayMs = 500,
   contractMajor = CONTRACT_MAJOR,
   log = warnToConsole,
+  now = () => performance.now(),
 }: RemoteLoaderOptions): RemoteLoader {
   const loads = new Map<string, Promise<LoadOutcome>>()
 
@@ -123,10 +138,24 @@ export function createRemoteLoader({
     }
   }
 
-  async function attempt(remote: SnapshotRemote, ref: RemoteEntryRef): Promise<Plugin> {
+  interface Attempted {
+    plugin: Plugin
+    timing: LoadTiming
+  }
+
+  async function attempt(remote: SnapshotRemote, ref: RemoteEntryRef): Promise<Attempted> {
+    const startedAt = now()
+    let entryAt: number | null = null
     let exported: unknown
     try {
-      exported = await withTimeout(loadModule(ref), timeoutMs, timers, ref)
+      exported = await withTimeout(
+        loadModule(ref, () => {
+          entryAt = now()
+        }),
+        timeoutMs,
+        timers,
+        ref,
+      )
     } catch (error) {
       if (error instanceof RemoteLoadError) throw error
       throw new RemoteLoadError('entry', 'unreachable', messageOf(error))
@@ -153,7 +182,12 @@ export function createRemoteLoader({
         contractMismatchSentence(remoteLabel(remote), plugin.contract, contractMajor),
       )
     }
-    return plugin
+    const doneAt = now()
+    const entryDoneAt = entryAt ?? doneAt
+    return {
+      plugin,
+      timing: { startedAt, entryMs: entryDoneAt - startedAt, exposeMs: doneAt - entryDoneAt },
+    }
   }
 
   function asLoadError(error: unknown): RemoteLoadError {
@@ -210,12 +244,7 @@ export function createRemoteLoader({
 
     let lastError: RemoteLoadError
     try {
-      return {
-        ok: true,
-        plugin: await attempt(remote, current),
-        version: remote.version,
-        fellBack: false,
-      }
+      return { ok: true, ...(await attempt(remote, current)), version: remote.version, fellBack: false }
     } catch (error) {
       lastError = asLoadError(error)
     }
@@ -232,7 +261,7 @@ export function createRemoteLoader({
       try {
         return {
           ok: true,
-          plugin: await attempt(remote, current),
+          ...(await attempt(remote, current)),
           version: remote.version,
           fellBack: false,
         }
@@ -250,11 +279,11 @@ export function createRemoteLoader({
         entryUrl: remote.previous.entryUrl,
       }
       try {
-        const plugin = await attempt(remote, previous)
+        const attempted = await attempt(remote, previous)
         log(
           `Remote ${remote.name} runs its previous version ${previous.version} because ${remote.version} failed`,
         )
-        return { ok: true, plugin, version: previous.version, fellBack: true }
+        return { ok: true, ...attempted, version: previous.version, fellBack: true }
       } catch (error) {
         reportFailure(previous, asLoadError(error), true)
         return failure(lastError, true)

@@ -34,6 +34,14 @@ function describeTarget(target: OutletTarget): string {
   return target.kind === 'route' ? 'a page' : `the ${target.slot} slot`
 }
 
+/** Resolves once the browser has painted the next frame (a slot's content is not an LCP). */
+function nextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame !== 'function') resolve()
+    else requestAnimationFrame(() => requestAnimationFrame(() => resolve()))
+  })
+}
+
 function mountFnFor(plugin: Plugin, target: OutletTarget): AnyMount | null {
   const mount = target.kind === 'route' ? plugin.routes?.mount : plugin.slots?.[target.slot]
   return typeof mount === 'function' ? (mount as AnyMount) : null
@@ -105,6 +113,7 @@ function RemoteOutletInner({
         return
       }
       const mounted = runtime.platformFor(remote, outcome.version)
+      const mountAt = performance.now()
       try {
         const result =
           slot === null
@@ -114,6 +123,26 @@ function RemoteOutletInner({
         mountedHere = true
         dispose = mounted.dispose
         setState({ status: 'loaded', version: outcome.version })
+        const { timing } = outcome
+        const reporter = runtime.loadTiming
+        if (reporter !== undefined)
+          void (slot === null ? whenContentPainted(element) : nextPaint()).then(() => {
+            const readyAt = performance.now()
+            reporter.record({
+              remote: remote.name,
+              version: outcome.version,
+              target: outletTarget.kind,
+              entryUrl:
+                outcome.version === remote.version
+                  ? remote.entryUrl
+                  : (remote.previous?.entryUrl ?? ''),
+              startedAt: timing.startedAt,
+              entryMs: timing.entryMs,
+              exposeMs: timing.exposeMs,
+              mountMs: readyAt - mountAt,
+              readyAt,
+            })
+          })
       } catch (error) {
         mounted.dispose()
         element.replaceChildren()

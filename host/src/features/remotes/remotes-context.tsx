@@ -1,6 +1,7 @@
 import { createContext, useContext } from 'react'
 import type { Platform, RemoteErrorReport, SnapshotRemote } from '@tessera/contracts'
 import type { LoadOrder } from './load-order.ts'
+import type { LoadTimingReporter } from './load-timing.ts'
 import type { RemoteLoader } from './loader.ts'
 
 /** A platform made for one mount, and the way to drop every subscription the plugin made with it. */
@@ -16,6 +17,8 @@ export interface RemotesRuntime {
   loadOrder: LoadOrder
   platformFor(remote: SnapshotRemote, version: string): MountedPlatform
   report(report: RemoteErrorReport): void
+  /** How long each remote took to show (telemetry); absent where nothing is reported. */
+  loadTiming?: LoadTimingReporter
 }
 
 export const RemotesContext = createContext<RemotesRuntime | null>(null)

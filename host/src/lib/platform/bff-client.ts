@@ -1,4 +1,4 @@
-import type { PlatformApi, RemoteErrorReport } from '@tessera/contracts'
+import type { PlatformApi, RemoteErrorReport, RemoteLoadReport } from '@tessera/contracts'
 
 /** Asks for one remote to load from another entry in this browser (a cookie the BFF sets). */
 export interface OverrideStart {
@@ -36,6 +36,10 @@ export function createBffClient(api: PlatformApi) {
     /** Kept alive so a report survives the page being left. */
     async reportRemoteError(report: RemoteErrorReport): Promise<void> {
       await send('POST', '/api/telemetry/remote-errors', report, { keepalive: true })
+    },
+    /** The remotes a page loaded and how long each took; kept alive like the error reports. */
+    async reportRemoteLoads(report: RemoteLoadReport): Promise<void> {
+      await send('POST', '/api/telemetry/remote-loads', report, { keepalive: true })
     },
   }
 }

@@ -42,6 +42,7 @@ export function billingRemote(overrides: Partial<ConsoleRemote> = {}): ConsoleRe
         errorClients: 2,
         errorRate: 2 / 3,
         errorsPerMinute: [0, 0, 1, 3],
+        loads: null,
       },
       {
         version: '1.0.0',
@@ -49,6 +50,15 @@ export function billingRemote(overrides: Partial<ConsoleRemote> = {}): ConsoleRe
         errorClients: 0,
         errorRate: 0,
         errorsPerMinute: [0, 0, 0, 0],
+        loads: {
+          count: 40,
+          preloadedShare: 0.75,
+          entryMs: 120,
+          exposeMs: 210,
+          mountMs: 90,
+          readyP50Ms: 750,
+          readyP95Ms: 2000,
+        },
       },
     ],
     ...overrides,

@@ -14,6 +14,28 @@ interface TrafficTableProps {
   monitor?: { threshold: number; minClients: number }
 }
 
+type Traffic = ConsoleRemote['traffic'][number]
+
+function duration(ms: number | null): string {
+  if (ms === null) return 'over 12 s'
+  if (ms < 1000) return `${ms} ms`
+  return `${(ms / 1000).toLocaleString(undefined, { maximumFractionDigits: 1 })} s`
+}
+
+/** How long the version took to show in browsers: median / 95th percentile of the wait. */
+function timeToShow(traffic: Traffic): string {
+  const { loads } = traffic
+  if (loads === null) return 'No loads reported'
+  return `${duration(loads.readyP50Ms)} / ${duration(loads.readyP95Ms)}`
+}
+
+/** The stages behind the wait, for the stacked (narrow) view and the wide cell's title. */
+function loadDetail(traffic: Traffic): string | null {
+  const { loads } = traffic
+  if (loads === null) return null
+  return `${formatCount(loads.count)} ${loads.count === 1 ? 'load' : 'loads'}, ${formatPercent(loads.preloadedShare)} preloaded; entry ${duration(loads.entryMs)}, module ${duration(loads.exposeMs)}, mount ${duration(loads.mountMs)} on average`
+}
+
 /** Which channel serves a version now, in words. */
 function channelOf(remote: ConsoleRemote, version: string): string {
   if (remote.canary.version === version) return `Canary, ${remote.canary.percentage ?? 0} %`
@@ -22,7 +44,8 @@ function channelOf(remote: ConsoleRemote, version: string): string {
 }
 
 /**
- * Each served version's clients and errors over the canary window, with its sparkline. A table
+ * Each served version's clients, errors and time to show over the canary window, with its
+ * sparkline of errors. A table
  * that scrolls inside its own labelled, focusable region on narrow screens.
  */
 export function TrafficTable({ remote, monitor }: TrafficTableProps) {
@@ -70,6 +93,15 @@ export function TrafficTable({ remote, monitor }: TrafficTableProps) {
                 <dd>{rate(traffic)}</dd>
               </div>
               <div>
+                <dt>Time to show, median / 95 %</dt>
+                <dd>
+                  {timeToShow(traffic)}
+                  {loadDetail(traffic) !== null && (
+                    <span className="muted"> ({loadDetail(traffic)})</span>
+                  )}
+                </dd>
+              </div>
+              <div>
                 <dt>Errors per minute</dt>
                 <dd>
                   <Sparkline
@@ -101,6 +133,9 @@ export function TrafficTable({ remote, monitor }: TrafficTableProps) {
             <th scope="col" className="num">
               Error rate
             </th>
+            <th scope="col" className="num">
+              Time to show, median / 95 %
+            </th>
             <th scope="col">Errors per minute</th>
           </tr>
         </thead>
@@ -115,6 +150,12 @@ export function TrafficTable({ remote, monitor }: TrafficTableProps) {
                 <td className="num">{formatCount(traffic.servedClients)}</td>
                 <td className="num">{formatCount(traffic.errorClients)}</td>
                 <td className="num">{rate(traffic)}</td>
+                <td className="num">
+                  {timeToShow(traffic)}
+                  {loadDetail(traffic) !== null && (
+                    <small className="muted cell-note">{loadDetail(traffic)}</small>
+                  )}
+                </td>
                 <td>
                   <Sparkline
                     values={traffic.errorsPerMinute}
