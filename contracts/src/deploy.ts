@@ -43,6 +43,7 @@ export const deployDescriptorSchema = remoteDescriptorSchema.safeExtend({
     .min(1)
     .max(500),
   preload: z.array(buildFilePathSchema).max(100).optional(),
+  routePreload: z.array(buildFilePathSchema).max(100).optional(),
 })
 
 /** `POST /api/deploy/remotes/:name/versions`: a build already uploaded to storage. */

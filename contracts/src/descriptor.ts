@@ -73,6 +73,12 @@ const descriptorFieldsSchema = z.object({
    * import after another. Optional: descriptors written before it existed stay valid.
    */
   preload: z.array(z.string().min(1).check(plainText())).max(100).optional(),
+  /**
+   * What a page of the remote loads at once on top of `preload`: the chunks the exposed module
+   * imports lazily (its route pages, its slots' parts), with their static imports and CSS. Only
+   * a visit to one of the remote's pages fetches them ahead; a slot-only load does not. Optional.
+   */
+  routePreload: z.array(z.string().min(1).check(plainText())).max(100).optional(),
   builtAt: z.string().max(100).check(plainText()),
   /** The remote's own API, served through the BFF; optional (absent: the remote has none). */
   api: pluginApiSchema.optional(),

@@ -36,6 +36,11 @@ export const snapshotRemoteSchema = z.object({
    */
   preload: z.array(z.url()).max(100).optional(),
   /**
+   * Absolute URLs of what one of the remote's pages loads next (the descriptor's `routePreload`):
+   * hinted with `preload` only for a visit to its pages, never for a slot. Optional.
+   */
+  routePreload: z.array(z.url()).max(100).optional(),
+  /**
    * Which channel this user is served from: `stable`, or `canary` for the sticky share of users
    * a canary is rolled out to (then `previous` is the stable version). Optional: a registry
    * without channels (or an older BFF) leaves it out.

@@ -287,6 +287,18 @@ describe('the page’s preload hints for the route’s remote', () => {
     ).toHaveLength(3)
   })
 
+  it('hints the pages’ lazy chunks (routePreload) after the first files, for a page visit only', () => {
+    const remote = {
+      ...billingWithFiles,
+      routePreload: [`${cdn}/billing-routes-1.js`, `${cdn}/billing-routes-1.css`],
+    }
+    expect(routeHints('/billing/plans', { remotes: [remote] }).slice(-2)).toEqual([
+      { rel: 'modulepreload', href: `${cdn}/billing-routes-1.js` },
+      { rel: 'preload', href: `${cdn}/billing-routes-1.css` },
+    ])
+    expect(routeHints('/assistant', { remotes: [remote] })).toEqual([])
+  })
+
   it('takes only http(s) files on the entry’s origin, escaped', () => {
     const hints = routeHints('/billing', {
       remotes: [

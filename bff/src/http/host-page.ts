@@ -107,7 +107,9 @@ export interface PreloadHint {
 
 /**
  * What the remote of the requested route needs first: its `remoteEntry.js` and the files its
- * descriptor lists to preload (the exposed module and its static imports, their CSS). In the
+ * descriptor lists to preload (the exposed module and its static imports, their CSS), then what
+ * its pages load next (`routePreload`: the lazy route chunks, which the plugin would otherwise
+ * ask for only once it runs). In the
  * page, they download alongside the host's own scripts instead of after the host has run, read
  * `/api/remotes` and imported the entry. Only the remote whose base path holds `path` (`/` and
  * unknown paths get none); none for a remote served on its canary channel here, as the page's
@@ -128,7 +130,7 @@ export function routeHints(
   const entry = safeUrl(remote.entryUrl)
   if (entry === null) return []
   const hints: PreloadHint[] = [{ rel: 'modulepreload', href: entry.href }]
-  for (const raw of remote.preload ?? []) {
+  for (const raw of [...(remote.preload ?? []), ...(remote.routePreload ?? [])]) {
     const url = safeUrl(raw)
     if (url === null || url.origin !== entry.origin) continue
     if (url.pathname.endsWith('.js')) hints.push({ rel: 'modulepreload', href: url.href })

@@ -54,13 +54,15 @@ export async function hashFiles(dir: string): Promise<RemoteFile[]> {
 /**
  * Builds the descriptor of one remote build and validates it against the contract's schema, so a
  * build can never publish a descriptor the registry would refuse. `preload` lists the files the
- * exposed module needs at once (see `exposedClosure`); each must be one of `files`.
+ * exposed module needs at once and `routePreload` what its pages load next (see
+ * `exposedClosure`); each must be one of `files`.
  */
 export function buildDescriptor(
   facts: RemoteFacts,
   files: RemoteFile[],
   builtAt: Date = new Date(),
   preload?: string[],
+  routePreload?: string[],
 ): RemoteDescriptor {
   const candidate = {
     name: facts.name,
@@ -74,6 +76,7 @@ export function buildDescriptor(
     shared: facts.shared,
     files,
     ...(preload ? { preload } : {}),
+    ...(routePreload && routePreload.length > 0 ? { routePreload } : {}),
     builtAt: builtAt.toISOString(),
     ...(facts.api ? { api: facts.api } : {}),
     ...(facts.audience ? { audience: facts.audience } : {}),
@@ -88,7 +91,9 @@ export function buildDescriptor(
   if (!files.some((file) => file.path === REMOTE_ENTRY)) {
     throw new Error(`${DESCRIPTOR_FILE} for "${facts.name}": the build emitted no ${REMOTE_ENTRY}`)
   }
-  const missing = (preload ?? []).filter((name) => !files.some((file) => file.path === name))
+  const missing = [...(preload ?? []), ...(routePreload ?? [])].filter(
+    (name) => !files.some((file) => file.path === name),
+  )
   if (missing.length > 0) {
     throw new Error(
       `${DESCRIPTOR_FILE} for "${facts.name}": preload names files the build did not emit: ${missing.join(', ')}`,
@@ -102,8 +107,15 @@ export async function writeDescriptor(
   outDir: string,
   facts: RemoteFacts,
   preload?: string[],
+  routePreload?: string[],
 ): Promise<RemoteDescriptor> {
-  const descriptor = buildDescriptor(facts, await hashFiles(outDir), new Date(), preload)
+  const descriptor = buildDescriptor(
+    facts,
+    await hashFiles(outDir),
+    new Date(),
+    preload,
+    routePreload,
+  )
   await writeFile(path.join(outDir, DESCRIPTOR_FILE), `${JSON.stringify(descriptor, null, 2)}\n`)
   return descriptor
 }
@@ -117,6 +129,7 @@ export async function writeDescriptor(
 export function descriptorPlugin(facts: RemoteFacts): Plugin {
   let outDir = ''
   let preload: string[] = []
+  let routePreload: string[] = []
   return {
     name: 'tessera:descriptor',
     apply: 'build',
@@ -126,8 +139,9 @@ export function descriptorPlugin(facts: RemoteFacts): Plugin {
     generateBundle: {
       order: 'post',
       handler(_options, bundle) {
-        const { chunks, css } = exposedClosure(bundle)
+        const { chunks, css, lazy } = exposedClosure(bundle)
         preload = [...chunks, ...css]
+        routePreload = [...lazy.chunks, ...lazy.css]
       },
     },
     writeBundle: {
@@ -135,7 +149,7 @@ export function descriptorPlugin(facts: RemoteFacts): Plugin {
       sequential: true,
       async handler() {
         try {
-          await writeDescriptor(outDir, facts, preload)
+          await writeDescriptor(outDir, facts, preload, routePreload)
         } catch (error) {
           this.error(error instanceof Error ? error.message : String(error))
         }

@@ -42,11 +42,43 @@ describe('exposedClosure', () => {
         'assets/app-link-3.js',
       ],
       css: ['assets/__federation_expose_Plugin-1.css', 'assets/link.css'],
+      // The page the plugin imports lazily, without what the first chunks already carry.
+      lazy: { chunks: ['assets/page-4.js'], css: ['assets/page-4.css'] },
+    })
+  })
+
+  it('takes the lazy imports of every first chunk, one level down, each file once', () => {
+    const outputs = [
+      chunk('assets/__federation_expose_Plugin-1.js', {
+        name: '__federation_expose_Plugin',
+        imports: ['assets/plugin-2.js'],
+      }),
+      chunk('assets/plugin-2.js', {
+        dynamicImports: ['assets/routes-3.js', 'assets/meter-4.js'],
+        css: ['assets/base.css'],
+      }),
+      chunk('assets/routes-3.js', {
+        imports: ['assets/shared-5.js'],
+        dynamicImports: ['assets/schemas-6.js'],
+        css: ['assets/base.css', 'assets/routes-3.css'],
+      }),
+      chunk('assets/meter-4.js', { imports: ['assets/shared-5.js'] }),
+      chunk('assets/shared-5.js'),
+      chunk('assets/schemas-6.js'),
+    ]
+    const bundle = Object.fromEntries(outputs.map((output) => [output.fileName, output]))
+    expect(exposedClosure(bundle).lazy).toEqual({
+      chunks: ['assets/routes-3.js', 'assets/shared-5.js', 'assets/meter-4.js'],
+      css: ['assets/routes-3.css'],
     })
   })
 
   it('is empty for a bundle that exposes nothing', () => {
     const bundle = { 'assets/remoteEntry.js': chunk('assets/remoteEntry.js') }
-    expect(exposedClosure(bundle)).toEqual({ chunks: [], css: [] })
+    expect(exposedClosure(bundle)).toEqual({
+      chunks: [],
+      css: [],
+      lazy: { chunks: [], css: [] },
+    })
   })
 })

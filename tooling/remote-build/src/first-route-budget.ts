@@ -28,13 +28,13 @@ const isChunk = (output: Rollup.OutputAsset | Rollup.OutputChunk | undefined) =>
 
 /**
  * The JS a cold load of the remote's first page fetches from it: `remoteEntry.js`, the exposed
- * module with its static imports (the descriptor's preload list), and what the exposed code
- * imports lazily, one level down, with its static imports (the route pages a plugin hands the host
+ * module with its static imports (the descriptor's `preload`), and what that code imports lazily,
+ * one level down, with its static imports (`routePreload`: the route pages a plugin hands the host
  * as `routes: () => import(…)`, and any other lazy part of its first render). What those pages load
  * later, on their own (a form's checks, a dialog), is not part of it.
  */
 export function firstRouteJs(bundle: Rollup.OutputBundle): FirstRouteJs {
-  const { chunks: exposed } = exposedClosure(bundle)
+  const { chunks: exposed, lazy } = exposedClosure(bundle)
   const files = new Set<string>()
   const addWithImports = (fileName: string): void => {
     const output = bundle[fileName]
@@ -43,10 +43,7 @@ export function firstRouteJs(bundle: Rollup.OutputBundle): FirstRouteJs {
     for (const imported of (output as Rollup.OutputChunk).imports) addWithImports(imported)
   }
   addWithImports(REMOTE_ENTRY)
-  for (const fileName of exposed) addWithImports(fileName)
-  for (const fileName of exposed) {
-    for (const lazy of (bundle[fileName] as Rollup.OutputChunk).dynamicImports) addWithImports(lazy)
-  }
+  for (const fileName of [...exposed, ...lazy.chunks]) addWithImports(fileName)
   const chunks = [...files].sort().map((fileName) => bundle[fileName] as Rollup.OutputChunk)
   const measured = chunks.map((chunk) => ({
     fileName: chunk.fileName,

@@ -181,7 +181,11 @@ export function createBuildVerifier(options: BuildVerifierOptions): BuildVerifie
         ])
       }
       const named = new Set(descriptor.files.map((file) => file.path))
-      const unnamed = [descriptor.entry, ...(descriptor.preload ?? [])].filter(
+      const unnamed = [
+        descriptor.entry,
+        ...(descriptor.preload ?? []),
+        ...(descriptor.routePreload ?? []),
+      ].filter(
         (path) => !named.has(path),
       )
       if (unnamed.length > 0) {

@@ -25,6 +25,7 @@ const descriptor = (version: string) => ({
   shared: { react: '19.3.1', 'react-dom': '19.3.1' },
   files: [{ path: 'assets/remoteEntry.js', sha256: 'b'.repeat(64), bytes: 1 }],
   preload: ['assets/remoteEntry.js'],
+  routePreload: ['assets/remoteEntry.js'],
   builtAt: '2026-01-01T00:00:00.000Z',
 })
 
@@ -63,7 +64,7 @@ async function makeStable(version: string, revision: number) {
 }
 
 describe('snapshotEntryOf', () => {
-  it('makes the entry and preload URLs absolute against where the build is stored', () => {
+  it('makes the entry, preload and routePreload URLs absolute against where the build is stored', () => {
     const built = snapshotEntryOf('ai', {
       version: '1.0.0',
       baseUrl: 'https://cdn.example.com/ai/1.0.0',
@@ -80,6 +81,7 @@ describe('snapshotEntryOf', () => {
         slots: [],
         previous: null,
         preload: ['https://cdn.example.com/ai/1.0.0/assets/remoteEntry.js'],
+        routePreload: ['https://cdn.example.com/ai/1.0.0/assets/remoteEntry.js'],
       },
     })
   })

@@ -43,6 +43,9 @@ export function snapshotEntryOf(
       ...(descriptor.preload
         ? { preload: descriptor.preload.map((file) => `${base}/${file}`) }
         : {}),
+      ...(descriptor.routePreload
+        ? { routePreload: descriptor.routePreload.map((file) => `${base}/${file}`) }
+        : {}),
     },
   }
 }

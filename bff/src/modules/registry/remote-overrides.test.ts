@@ -20,6 +20,7 @@ const snapshot: RegistrySnapshot = {
       version: '1.0.0',
       entryUrl: 'http://localhost:8788/billing/1.0.0/assets/remoteEntry.js',
       preload: ['http://localhost:8788/billing/1.0.0/assets/plugin.js'],
+      routePreload: ['http://localhost:8788/billing/1.0.0/assets/billing-routes.js'],
       previous: { version: '0.9.0', entryUrl: 'http://localhost:8788/billing/0.9.0/e.js' },
       channel: 'stable',
       slots: ['header.end'],

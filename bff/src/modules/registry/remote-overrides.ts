@@ -129,7 +129,7 @@ export interface RemoteOverrides {
 /** The entry an override serves: the registry's facts, the override's code, no fallback. */
 function overriddenEntry(entry: SnapshotRemote, override: RemoteOverride): SnapshotRemote {
   // Preload hints and the channel describe the registry's build, not the one loaded instead.
-  const { preload: _preload, channel: _channel, ...facts } = entry
+  const { preload: _preload, routePreload: _routePreload, channel: _channel, ...facts } = entry
   return {
     ...facts,
     version: OVERRIDE_VERSION,

@@ -75,6 +75,21 @@ describe('prefetchRemote', () => {
     ])
   })
 
+  it('fetches the pages’ lazy chunks too: the visit the pointer announces needs them next', () => {
+    const remote = {
+      entryUrl: entry,
+      preload: [`${base}/__federation_expose_Plugin-a1.js`],
+      routePreload: [`${base}/billing-routes-b2.js`, `${base}/billing-routes-b2.css`],
+    }
+    expect(prefetchRemote(document, remote)).toBe(4)
+    expect(links().map((link) => link.rel)).toEqual([
+      'modulepreload',
+      'modulepreload',
+      'modulepreload',
+      'preload',
+    ])
+  })
+
   it('adds nothing for files the page already hints (the BFF’s links for the first route)', () => {
     document.head.insertAdjacentHTML(
       'beforeend',

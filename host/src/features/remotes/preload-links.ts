@@ -47,14 +47,18 @@ export function preloadRemoteFiles(
 }
 
 /**
- * Fetches a remote's entry and first files ahead of a likely visit (the pointer over its
- * navigation link, or the link focused), so the click finds them in the cache. The same links as
+ * Fetches a remote's entry, first files and its pages' lazy chunks ahead of a likely visit (the
+ * pointer over its navigation link, or the link focused), so the click finds them in the cache. The same links as
  * `preloadRemoteFiles`, so loading the remote afterwards reuses them; a remote already hinted or
  * loaded adds nothing.
  */
 export function prefetchRemote(
   doc: Document,
-  remote: { entryUrl: string; preload?: readonly string[] },
+  remote: { entryUrl: string; preload?: readonly string[]; routePreload?: readonly string[] },
 ): number {
-  return preloadRemoteFiles(doc, remote.entryUrl, [remote.entryUrl, ...(remote.preload ?? [])])
+  return preloadRemoteFiles(doc, remote.entryUrl, [
+    remote.entryUrl,
+    ...(remote.preload ?? []),
+    ...(remote.routePreload ?? []),
+  ])
 }
