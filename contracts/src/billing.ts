@@ -12,9 +12,14 @@ export const planViewSchema = z.object({
   id: planIdSchema,
   name: z.string(),
   tagline: z.string(),
-  /** Monthly price in cents; 0 for free. */
+  /** Monthly price in cents; 0 for free. Per seat when `perSeat`. */
   monthlyPrice: z.number().int().nonnegative(),
+  /** Billed per seat (the subscription's quantity is the number of seats). */
+  perSeat: z.boolean(),
+  /** The fewest seats the plan is sold with; 1 when not per seat. */
+  minSeats: z.number().int().positive(),
   currency: z.string(),
+  /** Tokens a month; per seat when `perSeat` (a workspace's pool is this × its seats). */
   monthlyTokens: z.number().int().nonnegative(),
   models: z.array(z.enum(assistantModels)),
   features: z.array(z.string()),

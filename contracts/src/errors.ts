@@ -108,6 +108,46 @@ export const errorCatalogue = {
     status: 504,
     message: 'This feature’s service took too long to answer. Try again in a minute.',
   },
+  workspace_role_required: {
+    status: 403,
+    message:
+      'Your role in this workspace does not allow that. Ask one of its owners or admins to do it.',
+  },
+  last_owner: {
+    status: 409,
+    message:
+      'A workspace needs at least one owner. Make another member an owner first, then try again.',
+  },
+  personal_workspace: {
+    status: 409,
+    message:
+      'A personal workspace is yours alone: it has no other members or invites and cannot be left. Create a team workspace instead.',
+  },
+  already_member: {
+    status: 409,
+    message:
+      'This person is already a member of the workspace. Change their role in the member list instead.',
+  },
+  already_invited: {
+    status: 409,
+    message:
+      'This address already has a pending invite to the workspace. Resend that invite, or revoke it first.',
+  },
+  invite_expired: {
+    status: 410,
+    message:
+      'This invite has expired. Ask the person who invited you to resend it from the workspace.',
+  },
+  invite_used: {
+    status: 410,
+    message:
+      'This invite was already accepted, declined or revoked. Ask the workspace for a new one if you still need it.',
+  },
+  invite_wrong_account: {
+    status: 403,
+    message:
+      'This invite is for another email address. Sign in with the invited address, or ask for an invite to yours.',
+  },
   plugin_api_unmapped: {
     status: 422,
     message: 'This build declares an API that has no service here. Ask the operator to map it.',

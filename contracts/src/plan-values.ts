@@ -18,13 +18,23 @@ export interface Plan {
   name: string
   /** One line for the pricing page. */
   tagline: string
-  /** Monthly price in the smallest currency unit (cents); 0 for free. */
+  /**
+   * Monthly price in the smallest currency unit (cents); 0 for free. For a per-seat plan
+   * (`perSeat`), the price of one seat: the bill is this × the subscription's quantity.
+   */
   monthlyPrice: number
+  /** Billed per seat: the Stripe subscription item's quantity is the number of seats. */
+  perSeat: boolean
+  /** The fewest seats the plan is sold with (1 for plans that are not per seat). */
+  minSeats: number
   currency: 'usd'
   /** The Stripe price's `lookup_key`; null for the free plan, which has no price. */
   lookupKey: string | null
   limits: {
-    /** AI tokens (prompt + completion) per calendar month, UTC. */
+    /**
+     * AI tokens (prompt + completion) per calendar month, UTC. For a per-seat plan, per seat:
+     * the workspace's pool is this × its seats.
+     */
     monthlyTokens: number
     /** Models allowed; the first is the default. */
     models: readonly [AssistantModel, ...AssistantModel[]]
@@ -39,6 +49,8 @@ export const plans: Readonly<Record<PlanId, Plan>> = {
     name: 'Free',
     tagline: 'Try the assistant.',
     monthlyPrice: 0,
+    perSeat: false,
+    minSeats: 1,
     currency: 'usd',
     lookupKey: null,
     limits: { monthlyTokens: 50_000, models: ['gpt-4o-mini'] },
@@ -49,6 +61,8 @@ export const plans: Readonly<Record<PlanId, Plan>> = {
     name: 'Pro',
     tagline: 'For daily work.',
     monthlyPrice: 1500,
+    perSeat: false,
+    minSeats: 1,
     currency: 'usd',
     lookupKey: 'tessera_pro_monthly',
     limits: { monthlyTokens: 1_000_000, models: ['gpt-4o', 'gpt-4o-mini'] },
@@ -57,8 +71,10 @@ export const plans: Readonly<Record<PlanId, Plan>> = {
   team: {
     id: 'team',
     name: 'Team',
-    tagline: 'For heavy use.',
-    monthlyPrice: 4900,
+    tagline: 'For teams, billed per seat.',
+    monthlyPrice: 1500,
+    perSeat: true,
+    minSeats: 2,
     currency: 'usd',
     lookupKey: 'tessera_team_monthly',
     limits: { monthlyTokens: 5_000_000, models: ['gpt-4.1', 'gpt-4o', 'gpt-4o-mini'] },

@@ -30,7 +30,7 @@ anonymousTest(
     for (const [name, price, tokens] of [
       ['Free', '$0', '50,000 AI tokens a month'],
       ['Pro', '$15', '1,000,000 AI tokens a month'],
-      ['Team', '$49', '5,000,000 AI tokens a month'],
+      ['Team', '$15 per seat / month, from 2 seats', '5,000,000 AI tokens a month per seat'],
     ] as const) {
       const card = plans.getByRole('listitem', { name, exact: true })
       await expect(card).toContainText(price)

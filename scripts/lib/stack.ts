@@ -7,6 +7,7 @@ import { startOpenAiEmulator } from '@tessera/emulators/openai/node'
 import { openDatabase, prepareDatabase } from '@tessera/db/open-database'
 import type { Sql } from '@tessera/db/sql'
 import { jsonLogger, startStripeEmulator } from '@tessera/emulators/stripe/node'
+import { localMailApiKey } from '@tessera/emulators/supabase/mailbox-send'
 import { startSupabaseEmulator } from '@tessera/emulators/supabase/node'
 import { ensureLocalTokens } from '../deploy/local-tokens.ts'
 import type { TokenIssuer } from '../deploy/local-tokens.ts'
@@ -176,6 +177,9 @@ export async function startStack(options: StackOptions): Promise<RunningStack> {
       STRIPE_WEBHOOK_SECRET: stripeWebhookSecret,
       OPENAI_BASE_URL: `${openai.url}/v1`,
       OPENAI_API_KEY: 'sk-tessera-local',
+      // The BFF's own emails (workspace invites) land in the same mailbox as the auth ones.
+      MAIL_API_URL: supabase.mailboxUrl,
+      MAIL_API_KEY: localMailApiKey,
       PLUGIN_UPSTREAMS: pluginServices.upstreams,
     }
     const bff = options.serveBff

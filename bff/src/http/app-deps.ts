@@ -12,7 +12,9 @@ import type { TelemetryStore } from '../modules/registry/telemetry-store.ts'
 import type { Clock } from '../platform/clock.ts'
 import type { Env } from '../platform/env.ts'
 import type { Logger } from '../platform/logger.ts'
+import type { MailSender } from '../platform/mail.ts'
 import type { Readiness } from '../platform/readiness.ts'
+import type { OnMembersChanged } from '../modules/workspaces/workspaces.ts'
 import type { HostAssets } from './host-page.ts'
 import type { OriginAllowlist } from './origin-allowlist.ts'
 
@@ -71,6 +73,9 @@ export interface AppDeps {
     | 'PLUGIN_TIMEOUT_MS'
     | 'PLUGIN_JWT_PRIVATE_KEY'
     | 'PLUGIN_JWT_PREVIOUS_PUBLIC_KEY'
+    | 'MAIL_API_URL'
+    | 'MAIL_API_KEY'
+    | 'MAIL_FROM'
   >
   logger: Logger
   /** What `GET /api/remotes` serves: the registry tables (registry-db-source.ts) or a test's content. */
@@ -128,4 +133,9 @@ export interface AppDeps {
    * or `false` for this process only (tests without a database).
    */
   sharedLimits?: false | { namespace?: string }
+  /**
+   * Workspaces: the email port for invites (Resend's API at `MAIL_API_URL` by default), and the
+   * seat-billing seam called after each change of a team's member count (nothing by default).
+   */
+  workspaces?: { mail?: MailSender; onMembersChanged?: OnMembersChanged }
 }

@@ -49,6 +49,7 @@ import { createRemoteOverrides, withRemoteOverrides } from '../modules/registry/
 import { createSnapshotReader } from '../modules/registry/registry.ts'
 import { createSessions } from '../modules/identity/sessions.ts'
 import { createTelemetryStore } from '../modules/registry/telemetry-store.ts'
+import { createWorkspaces } from '../modules/workspaces/workspaces.ts'
 import { BFF_VERSION } from '../platform/version.ts'
 import { fetchUpstreamClient } from '../modules/plugins/plugin-proxy.ts'
 import { jwksRoutes, pluginRoutes } from '../modules/plugins/plugin-routes.ts'
@@ -193,6 +194,15 @@ export function createApp(deps: AppDeps) {
     keys: readPluginKeys,
     issuer: env.PUBLIC_ORIGIN,
     clock,
+  })
+  const workspaces = createWorkspaces({
+    sql: deps.db,
+    bus,
+    clock,
+    logger,
+    env,
+    mail: deps.workspaces?.mail,
+    onMembersChanged: deps.workspaces?.onMembersChanged,
   })
   const assistant = createAssistant({
     sql: deps.db,
@@ -345,6 +355,8 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .route('/api/console', operatorConsole.routes())
+    .route('/api/workspaces', workspaces.routes())
+    .route('/api/invites', workspaces.inviteRoutes())
 }
 
 /** Every route of the BFF, for the typed client: `hc<AppType>(baseUrl)`. */

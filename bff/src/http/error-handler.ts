@@ -3,6 +3,7 @@ import type { Context, ErrorHandler } from 'hono'
 import type { AppEnv } from './app-env.ts'
 import { errorHeaders, toApiError, toErrorBody } from '../platform/errors.ts'
 import type { Logger } from '../platform/logger.ts'
+import { loggablePath } from './middleware/access-log.ts'
 
 /** The response for a catalogue error: its status, JSON body and headers (Retry-After, Allow). */
 export function errorResponse(c: Context<AppEnv>, error: ApiError): Response {
@@ -23,7 +24,7 @@ export function createErrorHandler(logger: Logger): ErrorHandler<AppEnv> {
       logger.error('request failed', {
         error,
         method: c.req.method,
-        path: c.req.path,
+        path: loggablePath(c.req.path),
         requestId: c.get('requestId'),
       })
     }

@@ -159,6 +159,21 @@ describe('loadEnv for identity', () => {
     expect(env.OPENAI_API_KEY).toBe('sk-tessera-local')
   })
 
+  it('sends email to the local mailbox by default, and needs a real key for a real mail API', () => {
+    const local = loadEnv({})
+    expect(local.MAIL_API_URL).toBe('http://127.0.0.1:54324')
+    expect(local.MAIL_FROM).toBe('Tessera <no-reply@tessera.local>')
+    let caught: unknown
+    try {
+      loadEnv({ MAIL_API_URL: 'https://api.resend.com' })
+    } catch (error) {
+      caught = error
+    }
+    expect((caught as EnvError).keys).toEqual(['MAIL_API_KEY'])
+    const real = loadEnv({ MAIL_API_URL: 'https://api.resend.com/', MAIL_API_KEY: 're_live_x' })
+    expect(real.MAIL_API_URL).toBe('https://api.resend.com')
+  })
+
   it('parses trusted proxies as addresses and CIDR ranges of both families', () => {
     const env = loadEnv({ TRUSTED_PROXIES: '127.0.0.1/32, ::1,10.0.0.0/8' })
     expect(env.TRUSTED_PROXIES).toEqual([

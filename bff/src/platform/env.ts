@@ -268,6 +268,13 @@ const envSchema = z.object({
   /** The webhook endpoint's signing secret (the stand-in's well-known one by default). */
   STRIPE_WEBHOOK_SECRET: z.string().min(1).default('whsec_tessera_local_stand_in'),
 
+  /** A Resend-compatible mail API (`POST /emails`); the local mailbox by default (invites). */
+  MAIL_API_URL: httpUrl.default('http://127.0.0.1:54324'),
+  /** The mail API's key (`Authorization: Bearer`); the mailbox's well-known one by default. */
+  MAIL_API_KEY: z.string().min(1).default('re_tessera_local_mailbox'),
+  /** The sender of Tessera's own emails, `Name <address>` on a domain the mail service verified. */
+  MAIL_FROM: z.string().min(3).default('Tessera <no-reply@tessera.local>'),
+
   /** Any OpenAI-compatible server (`…/v1`); the local stand-in by default. */
   OPENAI_BASE_URL: httpUrl.default('http://127.0.0.1:8790/v1'),
   OPENAI_API_KEY: z.string().min(1).default('sk-tessera-local'),
@@ -408,6 +415,7 @@ export function loadEnv(
       ? []
       : (['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET'] as const)),
     ...(loopback.test(new URL(env.OPENAI_BASE_URL).origin) ? [] : (['OPENAI_API_KEY'] as const)),
+    ...(loopback.test(new URL(env.MAIL_API_URL).origin) ? [] : (['MAIL_API_KEY'] as const)),
   ].filter((key) => present[key] === undefined)
   if (remoteSecrets.length > 0) {
     throw new EnvError(

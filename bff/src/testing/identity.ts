@@ -175,7 +175,13 @@ export async function startIdentityTestApp(
   }
   const build = () =>
     createTestApp({
-      env: { PUBLIC_ORIGIN: publicOrigin, ALLOWED_ORIGINS: TEST_ORIGIN, ...options.env },
+      env: {
+        PUBLIC_ORIGIN: publicOrigin,
+        ALLOWED_ORIGINS: TEST_ORIGIN,
+        // The BFF's own emails (invites) go to the stand-in's mailbox, as in the local stack.
+        MAIL_API_URL: supabase.mailboxUrl,
+        ...options.env,
+      },
       ...(options.registry === undefined ? {} : { registry: options.registry }),
       deps: {
         clock,

@@ -45,7 +45,7 @@ describe('products and prices', () => {
     const [price] = (await stripe.prices.list({ lookup_keys: [TEAM] })).data
     if (!price) throw new Error('no team price')
     const again = await stripe.prices.retrieve(price.id)
-    expect(again.unit_amount).toBe(4900)
+    expect(again.unit_amount).toBe(1500)
     const product = await stripe.products.retrieve(String(price.product))
     expect(product).toMatchObject({
       object: 'product',

@@ -20,10 +20,12 @@ import {
   eventListSchema,
   invoiceListSchema,
   invoicePaySchema,
+  invoicePreviewSchema,
   portalCreateSchema,
   priceListSchema,
   productListSchema,
   subscriptionCancelSchema,
+  subscriptionItemUpdateSchema,
   subscriptionListSchema,
   subscriptionUpdateSchema,
 } from './schemas.ts'
@@ -51,7 +53,9 @@ export const SUPPORTED_ENDPOINTS = [
   'POST /v1/checkout/sessions/:id/expire',
   'GET /v1/subscriptions[/:id]',
   'POST|DELETE /v1/subscriptions/:id',
+  'GET|POST /v1/subscription_items/:id',
   'GET /v1/invoices[/:id]',
+  'POST /v1/invoices/create_preview',
   'POST /v1/invoices/:id/pay',
   'POST /v1/billing_portal/sessions',
   'GET /v1/events[/:id]',
@@ -303,7 +307,23 @@ export function createApi(options: ApiOptions): Hono<ApiEnv> {
     )
   })
 
+  api.get('/subscription_items/:id', (c) => {
+    const q = parseParams(retrieveParams, c.get('params'))
+    return send(c, engine.retrieveSubscriptionItem(c.req.param('id')), q.expand)
+  })
+
+  api.post('/subscription_items/:id', (c) => {
+    const q = parseParams(subscriptionItemUpdateSchema, c.get('params'))
+    return send(c, engine.updateSubscriptionItem(c.req.param('id'), q, origin(c)), q.expand)
+  })
+
   // ------------------------------------------------------------ invoices
+
+  // Before `/invoices/:id`, which would take `create_preview` for an id.
+  api.post('/invoices/create_preview', (c) => {
+    const q = parseParams(invoicePreviewSchema, c.get('params'))
+    return send(c, engine.previewInvoice(q), q.expand)
+  })
 
   api.get('/invoices', (c) => {
     const q = parseParams(invoiceListSchema, c.get('params'))

@@ -206,15 +206,16 @@ describe('change of plan', () => {
     const s = await open()
     const { subscription } = await subscribe(s)
     const team = await priceId(s, TEAM)
+    // Pro at $15 for one seat, to Team at $15 a seat for three: $30 more a month.
     await s.stripe.subscriptions.update(subscription.id, {
-      items: [{ id: subscription.items.data[0]?.id ?? '', price: team }],
+      items: [{ id: subscription.items.data[0]?.id ?? '', price: team, quantity: 3 }],
       proration_behavior: 'always_invoice',
     })
     const [latest] = (await s.stripe.invoices.list({ subscription: subscription.id })).data
     expect(latest?.billing_reason).toBe('subscription_update')
     expect(latest?.status).toBe('paid')
-    expect(latest?.amount_paid).toBeGreaterThan(3300)
-    expect(latest?.amount_paid).toBeLessThanOrEqual(3400)
+    expect(latest?.amount_paid).toBeGreaterThan(2900)
+    expect(latest?.amount_paid).toBeLessThanOrEqual(3000)
   })
 
   it('refuses an item id that is not on the subscription', async () => {

@@ -14,8 +14,10 @@ import * as invoices from './engine/invoices.ts'
 import * as lookup from './engine/lookup.ts'
 import * as paymentMethods from './engine/payment-methods.ts'
 import * as portal from './engine/portal.ts'
+import * as preview from './engine/preview.ts'
 import * as schedule from './engine/schedule.ts'
 import type { ClockStep } from './engine/schedule.ts'
+import * as subscriptionItems from './engine/subscription-items.ts'
 import * as subscriptions from './engine/subscriptions.ts'
 import type { Invoice } from './invoice-objects.ts'
 import type {
@@ -27,12 +29,15 @@ import type {
   Product,
   StripeEvent,
   Subscription,
+  SubscriptionItem,
 } from './objects.ts'
 import type {
   CheckoutCreateParams,
   CustomerCreateParams,
   CustomerUpdateParams,
+  InvoicePreviewParams,
   PortalCreateParams,
+  SubscriptionItemUpdateParams,
   SubscriptionUpdateParams,
 } from './schemas.ts'
 import type { CheckoutLineItem, CheckoutSession, PortalSession } from './session-objects.ts'
@@ -227,7 +232,25 @@ export class StripeEngine implements EngineCore {
     return subscriptions.cancelSubscription(this, id, details, origin)
   }
 
+  retrieveSubscriptionItem(id: string): SubscriptionItem {
+    return subscriptionItems.retrieveSubscriptionItem(this, id)
+  }
+
+  /** A seat count (or price) change of one item, prorated like a subscription update. */
+  updateSubscriptionItem(
+    id: string,
+    params: SubscriptionItemUpdateParams,
+    origin: Origin,
+  ): SubscriptionItem {
+    return subscriptionItems.updateSubscriptionItem(this, id, params, origin)
+  }
+
   // ---------------------------------------------------------------- invoices
+
+  /** The next invoice of a subscription, after a change if one is given; nothing is stored. */
+  previewInvoice(params: InvoicePreviewParams): Invoice {
+    return preview.previewInvoice(this, params)
+  }
 
   retrieveInvoice(id: string): Invoice {
     return invoices.retrieveInvoice(this, id)

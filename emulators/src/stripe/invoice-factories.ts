@@ -6,7 +6,7 @@ import type { Subscription, SubscriptionItem } from './objects.ts'
 
 export function newInvoiceLine(
   fields: Pick<InvoiceLineItem, 'amount' | 'description' | 'invoice' | 'period'> & {
-    item: SubscriptionItem
+    item: Pick<SubscriptionItem, 'id' | 'subscription' | 'price' | 'quantity'>
     proration: boolean
   },
 ): InvoiceLineItem {
@@ -57,18 +57,21 @@ export function newInvoice(
     | 'number'
     | 'period_end'
     | 'period_start'
-  > & { lines: InvoiceLineItem[]; subscription: Subscription },
+  > & { lines: InvoiceLineItem[]; subscription: Subscription; status?: Invoice['status'] },
 ): Invoice {
-  const { lines, subscription, ...rest } = fields
+  const { lines, subscription, status = 'open', ...rest } = fields
   const total = lines.reduce((sum, line) => sum + line.amount, 0)
+  // A credit larger than the charges leaves nothing to pay (Stripe moves the rest to the
+  // customer's balance; the stand-in carries it as a pending proration instead).
+  const due = Math.max(0, total)
   return {
     object: 'invoice',
     account_country: 'US',
     account_tax_ids: null,
-    amount_due: total,
+    amount_due: due,
     amount_overpaid: 0,
     amount_paid: 0,
-    amount_remaining: total,
+    amount_remaining: due,
     amount_shipping: 0,
     application: null,
     attempt_count: 0,
@@ -137,10 +140,10 @@ export function newInvoice(
     shipping_details: null,
     starting_balance: 0,
     statement_descriptor: null,
-    // Subscription invoices are finalized at once and charged automatically.
-    status: 'open',
+    // Subscription invoices are finalized at once and charged automatically; a preview is a draft.
+    status,
     status_transitions: {
-      finalized_at: fields.created,
+      finalized_at: status === 'draft' ? null : fields.created,
       marked_uncollectible_at: null,
       paid_at: null,
       voided_at: null,

@@ -97,7 +97,8 @@ export interface Invoice {
   livemode: false
   metadata: Metadata
   next_payment_attempt: number | null
-  number: string
+  /** Null on a preview, which has no number until it is finalized. */
+  number: string | null
   on_behalf_of: null
   parent: {
     quote_details: null

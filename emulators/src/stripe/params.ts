@@ -18,8 +18,8 @@ export const p = {
       .pipe(
         z
           .number()
-          .min(min, { error: `must be at least ${min}` })
-          .max(max, { error: `must be at most ${max}` }),
+          .min(min, { error: `This value must be greater than or equal to ${min}.` })
+          .max(max, { error: `This value must be less than or equal to ${max}.` }),
       ),
   bool: () =>
     z
@@ -85,6 +85,10 @@ function toStripeError(issues: readonly z.core.$ZodIssue[], input: FormObject): 
   const message = first?.message ?? 'is invalid'
   if (message.startsWith('Invalid integer')) {
     return invalidRequest(message, param, 'parameter_invalid_integer')
+  }
+  if (message.startsWith('This value must be')) {
+    // An integer out of its range (a quantity of 0): Stripe's code for a bad integer.
+    return invalidRequest(`Invalid ${param}: ${message}`, param, 'parameter_invalid_integer')
   }
   return invalidRequest(
     message.startsWith('Invalid ') ? message : `Invalid ${param}: ${message}`,

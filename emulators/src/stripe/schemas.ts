@@ -104,6 +104,23 @@ export const subscriptionListSchema = z.strictObject({
     .optional(),
 })
 
+/** One entry of `items[]` (subscription update, invoice preview): an existing item or a new one. */
+const itemChangeSchema = z.strictObject({
+  id: p.nonEmpty().optional(),
+  price: p.nonEmpty().optional(),
+  quantity: p.int(1, 10_000).optional(),
+  deleted: p.bool().optional(),
+  metadata: p.metadata().optional(),
+})
+
+const prorationBehavior = p.oneOf(['always_invoice', 'create_prorations', 'none'])
+const paymentBehavior = p.oneOf([
+  'allow_incomplete',
+  'default_incomplete',
+  'error_if_incomplete',
+  'pending_if_incomplete',
+])
+
 export const subscriptionUpdateSchema = z.strictObject({
   cancel_at_period_end: p.bool().optional(),
   cancel_at: p.emptyable(p.int(0)).optional(),
@@ -127,30 +144,42 @@ export const subscriptionUpdateSchema = z.strictObject({
     })
     .optional(),
   default_payment_method: p.nonEmpty().optional(),
-  items: z
-    .array(
-      z.strictObject({
-        id: p.nonEmpty().optional(),
-        price: p.nonEmpty().optional(),
-        quantity: p.int(1, 10_000).optional(),
-        deleted: p.bool().optional(),
-        metadata: p.metadata().optional(),
-      }),
-    )
-    .optional(),
+  items: z.array(itemChangeSchema).max(20).optional(),
   metadata: p.metadata().optional(),
-  payment_behavior: p
-    .oneOf([
-      'allow_incomplete',
-      'default_incomplete',
-      'error_if_incomplete',
-      'pending_if_incomplete',
-    ])
-    .optional(),
-  proration_behavior: p.oneOf(['always_invoice', 'create_prorations', 'none']).optional(),
+  payment_behavior: paymentBehavior.optional(),
+  proration_behavior: prorationBehavior.optional(),
+  proration_date: p.int(0).optional(),
   expand: p.expand(),
 })
 export type SubscriptionUpdateParams = z.output<typeof subscriptionUpdateSchema>
+
+/** `POST /v1/subscription_items/:id`: a seat count (or price) change, prorated. */
+export const subscriptionItemUpdateSchema = z.strictObject({
+  quantity: p.int(1, 10_000).optional(),
+  price: p.nonEmpty().optional(),
+  metadata: p.metadata().optional(),
+  off_session: p.bool().optional(),
+  payment_behavior: paymentBehavior.optional(),
+  proration_behavior: prorationBehavior.optional(),
+  proration_date: p.int(0).optional(),
+  expand: p.expand(),
+})
+export type SubscriptionItemUpdateParams = z.output<typeof subscriptionItemUpdateSchema>
+
+/** `POST /v1/invoices/create_preview`, for an existing subscription (and a change to it). */
+export const invoicePreviewSchema = z.strictObject({
+  customer: p.nonEmpty().optional(),
+  subscription: p.nonEmpty().optional(),
+  subscription_details: z
+    .strictObject({
+      items: z.array(itemChangeSchema).max(20).optional(),
+      proration_behavior: prorationBehavior.optional(),
+      proration_date: p.int(0).optional(),
+    })
+    .optional(),
+  expand: p.expand(),
+})
+export type InvoicePreviewParams = z.output<typeof invoicePreviewSchema>
 
 export const subscriptionCancelSchema = z.strictObject({
   cancellation_details: z

@@ -24,7 +24,7 @@ export const defaultSeed: readonly SeedPrice[] = [
   {
     lookupKey: 'tessera_team_monthly',
     productName: 'Tessera Team',
-    unitAmount: 4900,
+    unitAmount: 1500,
     currency: 'usd',
     interval: 'month',
   },

@@ -19,6 +19,22 @@ export interface CheckoutExtras {
   trialPeriodDays: number | null
 }
 
+/**
+ * A proration waiting for the subscription's next invoice (Stripe's pending invoice item, made
+ * by `proration_behavior=create_prorations`): negative for unused time, positive for new time.
+ */
+export interface PendingInvoiceItem {
+  id: string
+  subscription: string
+  subscriptionItem: string
+  price: string
+  quantity: number
+  amount: number
+  description: string
+  period: { start: number; end: number }
+  created: number
+}
+
 export interface IdempotencyEntry {
   method: string
   path: string
@@ -41,6 +57,7 @@ export interface StripeState {
   cardBehaviours: Record<string, CardBehaviour>
   subscriptions: Record<string, Subscription>
   invoices: Record<string, Invoice>
+  pendingInvoiceItems: Record<string, PendingInvoiceItem>
   checkoutSessions: Record<string, CheckoutSession>
   checkoutExtras: Record<string, CheckoutExtras>
   portalSessions: Record<string, PortalSession>
@@ -63,6 +80,7 @@ export function emptyState(): StripeState {
     cardBehaviours: {},
     subscriptions: {},
     invoices: {},
+    pendingInvoiceItems: {},
     checkoutSessions: {},
     checkoutExtras: {},
     portalSessions: {},
@@ -89,6 +107,8 @@ const savedStateSchema = z.object({
   cardBehaviours: z.record(z.string(), z.enum(['succeed', 'fail_renewals'])),
   subscriptions: record,
   invoices: record,
+  // Absent from files saved before prorations were modelled.
+  pendingInvoiceItems: record.optional(),
   checkoutSessions: record,
   checkoutExtras: record,
   portalSessions: record,
@@ -112,6 +132,7 @@ export function parseSavedState(
   }
   // The outline matched; the objects inside were written by this stand-in.
   const state = json as StripeState
+  state.pendingInvoiceItems ??= {}
   for (const [key, entry] of Object.entries(state.idempotency)) {
     if (entry.inFlight) delete state.idempotency[key]
   }

@@ -166,7 +166,13 @@ export function payWithCard(sessionUrl: string, card: CardForm): Promise<Respons
 /** Creates a customer and a subscription paid with `card` through the hosted checkout page. */
 export async function subscribe(
   stand: Stand,
-  options: { card?: string; lookupKey?: string; trialDays?: number; email?: string } = {},
+  options: {
+    card?: string
+    lookupKey?: string
+    trialDays?: number
+    email?: string
+    quantity?: number
+  } = {},
 ): Promise<{
   customer: Stripe.Customer
   session: Stripe.Checkout.Session
@@ -180,7 +186,7 @@ export async function subscribe(
   const session = await stripe.checkout.sessions.create({
     mode: 'subscription',
     customer: customer.id,
-    line_items: [{ price: price.id, quantity: 1 }],
+    line_items: [{ price: price.id, quantity: options.quantity ?? 1 }],
     success_url: 'http://app.test/billing/return?session_id={CHECKOUT_SESSION_ID}',
     cancel_url: 'http://app.test/billing',
     client_reference_id: 'user_1',

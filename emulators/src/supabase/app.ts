@@ -13,6 +13,7 @@ import { resolveAuthConfig } from './config.ts'
 import { ensureEmulatorSchema } from './emulator-schema.ts'
 import { GoTrueError, respondWithError } from './errors.ts'
 import { createMailboxApp } from './mailbox-app.ts'
+import { localMailApiKey } from './mailbox-send.ts'
 import type { MailboxStore } from './mailbox-store.ts'
 import { createMailboxStore } from './mailbox-store.ts'
 import { createMailer } from './mailer.ts'
@@ -29,6 +30,8 @@ export interface SupabaseEmulatorOptions extends AuthConfigInput {
   onUnexpectedError?: (error: unknown) => void
   /** Storage settings (the object size limit); hosted Storage's defaults otherwise. */
   storage?: Partial<StorageConfig>
+  /** The bearer key the mailbox's `POST /emails` (Resend's API) accepts; a well-known one by default. */
+  mailApiKey?: string
 }
 
 export interface SupabaseEmulator {
@@ -64,7 +67,13 @@ function handleError(onUnexpectedError: ((error: unknown) => void) | undefined) 
 export async function createSupabaseEmulator(
   options: SupabaseEmulatorOptions,
 ): Promise<SupabaseEmulator> {
-  const { db: sql, onUnexpectedError, storage: storageInput, ...configInput } = options
+  const {
+    db: sql,
+    onUnexpectedError,
+    storage: storageInput,
+    mailApiKey = localMailApiKey,
+    ...configInput
+  } = options
   const config = resolveAuthConfig(configInput)
   const storageConfig: StorageConfig = { ...defaultStorageConfig, ...storageInput }
   await ensureEmulatorSchema(sql)
@@ -121,7 +130,7 @@ export async function createSupabaseEmulator(
     ),
   )
 
-  const mailboxApp = createMailboxApp(mailbox)
+  const mailboxApp = createMailboxApp(mailbox, { sql, apiKey: mailApiKey, clock: config.clock })
   mailboxApp.onError((error, c) => {
     onUnexpectedError?.(error)
     return c.json({ error: 'The mailbox failed; see the server log.' }, 500)

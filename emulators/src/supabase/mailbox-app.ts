@@ -3,13 +3,21 @@
  *   GET    /api/messages?to=&limit=   newest first → { messages }
  *   GET    /api/messages/:id          one message (404 { error } when unknown)
  *   DELETE /api/messages?to=          deletes all, or one recipient's → 204
+ *   POST   /emails                    sends an email, Resend's API (mailbox-send.ts)
  */
 import { Hono } from 'hono'
 import { secureHeaders } from 'hono/secure-headers'
+import type { Sql } from '@tessera/db/sql'
+import type { Clock } from './clock.ts'
+import { mountMailboxSend } from './mailbox-send.ts'
 import type { MailboxStore } from './mailbox-store.ts'
 import { renderMessage, renderMessageList, renderNotFound } from './mailbox-page.ts'
 
-export function createMailboxApp(mailbox: MailboxStore): Hono {
+export function createMailboxApp(
+  mailbox: MailboxStore,
+  /** With it, `POST /emails` takes emails from the app (the BFF's invites). */
+  send?: { sql: Sql; apiKey: string; clock: Clock },
+): Hono {
   const app = new Hono()
   app.use(
     '*',
@@ -65,6 +73,8 @@ export function createMailboxApp(mailbox: MailboxStore): Hono {
     await mailbox.clear()
     return c.redirect('/', 303)
   })
+
+  if (send !== undefined) mountMailboxSend(app, { mailbox, ...send })
 
   app.notFound((c) =>
     c.json({ error: `The mailbox has nothing at ${c.req.method} ${c.req.path}.` }, 404),

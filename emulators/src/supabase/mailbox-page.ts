@@ -13,6 +13,7 @@ const typeLabels: Record<MailMessage['type'], string> = {
   recovery: 'Password reset',
   magiclink: 'Magic link',
   email_change: 'Email change',
+  app: 'Sent by the app',
 }
 
 const styles = `

@@ -4,6 +4,9 @@ import { emulatorSchema } from './emulator-schema.ts'
 /** The kinds of email the auth stand-in sends; also the `type` of their links. */
 export type EmailType = 'signup' | 'recovery' | 'magiclink' | 'email_change'
 
+/** What the mailbox holds: the auth stand-in's emails, and `app` ones sent through `POST /emails`. */
+export type MailboxMessageType = EmailType | 'app'
+
 /** One caught email, as the mailbox's JSON API returns it. */
 export interface MailMessage {
   id: string
@@ -14,7 +17,7 @@ export interface MailMessage {
   html: string
   /** Every link in the email, the app's confirmation link first. */
   links: string[]
-  type: EmailType
+  type: MailboxMessageType
   token_hash: string | null
   /** The six-digit code the email shows, for `verifyOtp({ email, token, type })`. */
   otp: string | null
@@ -33,7 +36,7 @@ interface MessageRow {
   text_body: string
   html_body: string
   links: string[]
-  email_type: EmailType
+  email_type: MailboxMessageType
   token_hash: string | null
   otp: string | null
   redirect_to: string | null

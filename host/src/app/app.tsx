@@ -3,6 +3,7 @@ import type { RegistrySnapshot } from '@tessera/contracts'
 import { RemotesContext } from '../features/remotes/remotes-context.tsx'
 import { watchRemoteRuntimeErrors } from '../features/remotes/runtime-errors.ts'
 import { BootErrorPage } from './boot-error-page.tsx'
+import { BootSkeleton } from './boot-skeleton.tsx'
 import { Frame } from './frame.tsx'
 import type { Kernel } from './kernel.ts'
 import { BootError, fetchSnapshot } from './snapshot.ts'
@@ -18,27 +19,6 @@ interface AppProps {
   showDiagnostics: boolean
   /** The snapshot request the entry already started; later tries fetch afresh. */
   initialSnapshot?: Promise<RegistrySnapshot>
-}
-
-function BootSkeleton() {
-  return (
-    <div className="host-frame" aria-busy="true">
-      <header className="host-header">
-        <div className="host-header__inner">
-          <span className="host-brand">
-            <span className="host-brand__mark" aria-hidden="true" />
-            Tessera
-          </span>
-        </div>
-      </header>
-      <main className="host-main" id="host-main" tabIndex={-1}>
-        <div className="host-loading" role="status">
-          <span className="host-spinner" aria-hidden="true" />
-          <span>Starting Tessera…</span>
-        </div>
-      </main>
-    </div>
-  )
 }
 
 /**

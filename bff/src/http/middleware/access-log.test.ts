@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { describe, expect, it } from 'vitest'
 import type { AppEnv } from '../app-env.ts'
 import { createLogger } from '../../platform/logger.ts'
-import { accessLog } from './access-log.ts'
+import { accessLog, loggablePath } from './access-log.ts'
 import { requestId } from './request-id.ts'
 
 describe('accessLog', () => {
@@ -25,5 +25,14 @@ describe('accessLog', () => {
       requestId: response.headers.get('x-request-id'),
     })
     expect(typeof line.ms).toBe('number')
+  })
+})
+
+describe('loggablePath', () => {
+  it('writes an invite link’s token down as … (page and API), and every other path as it is', () => {
+    expect(loggablePath('/auth/invites/abc123DEF')).toBe('/auth/invites/…')
+    expect(loggablePath('/api/invites/abc123DEF/accept')).toBe('/api/invites/…/accept')
+    expect(loggablePath('/api/workspaces/1/invites/2')).toBe('/api/workspaces/1/invites/2')
+    expect(loggablePath('/api/me')).toBe('/api/me')
   })
 })

@@ -87,6 +87,8 @@ export const planViews: PlanView[] = planList.map((plan) => ({
   name: plan.name,
   tagline: plan.tagline,
   monthlyPrice: plan.monthlyPrice,
+  perSeat: plan.perSeat,
+  minSeats: plan.minSeats,
   currency: plan.currency,
   monthlyTokens: plan.limits.monthlyTokens,
   models: [...plan.limits.models],

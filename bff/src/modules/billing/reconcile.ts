@@ -52,6 +52,7 @@ const fieldValue = (state: SubscriptionState, field: string): unknown =>
     plan: state.plan,
     status: state.status,
     price: state.stripePriceId,
+    quantity: state.quantity,
     currentPeriodEnd: state.currentPeriodEnd,
     cancelAt: state.cancelAt,
     canceledAt: state.canceledAt,

@@ -26,11 +26,16 @@ beforeAll(async () => {
 }, databaseSetupTimeout)
 afterAll(() => sql.close())
 
-const stateOf = (subscriptionId: string, plan: 'pro' | 'team'): SubscriptionState => ({
+const stateOf = (
+  subscriptionId: string,
+  plan: 'pro' | 'team',
+  quantity = 1,
+): SubscriptionState => ({
   stripeSubscriptionId: subscriptionId,
   stripeCustomerId: customerId,
   plan,
   stripePriceId: `price_${plan}`,
+  quantity,
   status: 'active',
   currentPeriodEnd: new Date('2026-12-22T00:00:00Z'),
   cancelAt: null,
@@ -85,6 +90,7 @@ describe('saveSubscriptionForEvent', () => {
       plan: 'pro' | 'team',
       versionAt: Date,
       readVersionAt: Date | null,
+      quantity = 1,
     ) =>
       sql.transaction(async (tx) => {
         await recordEventAndLockCustomer(
@@ -96,7 +102,7 @@ describe('saveSubscriptionForEvent', () => {
         return saveSubscriptionForEvent(
           tx,
           userId,
-          stateOf(subscriptionId, plan),
+          stateOf(subscriptionId, plan, quantity),
           versionAt,
           { id: eventId, outcome: 'applied' },
           readVersionAt,
@@ -126,10 +132,11 @@ describe('saveSubscriptionForEvent', () => {
     ])
 
     // Decided on the stored version: the row is replaced.
-    expect(await save('evt_store_second', 'team', secondAt, firstAt)).toBe(true)
+    expect(await save('evt_store_second', 'team', secondAt, firstAt, 3)).toBe(true)
     rows = await subscriptionsOfUser(sql, userId)
     expect(rows.find((row) => row.stripe_subscription_id === subscriptionId)).toMatchObject({
       plan: 'team',
+      quantity: 3,
       version_at: secondAt,
     })
   })

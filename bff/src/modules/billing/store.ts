@@ -183,6 +183,7 @@ function upsertSubscription(userId: string, state: SubscriptionState, versionAt:
     stripe_customer_id: state.stripeCustomerId,
     plan: state.plan,
     stripe_price_id: state.stripePriceId,
+    quantity: state.quantity,
     status: state.status,
     current_period_end: state.currentPeriodEnd,
     cancel_at: state.cancelAt,
@@ -228,6 +229,7 @@ export async function saveSubscriptionForEvent(
     stripeCustomerId: state.stripeCustomerId,
     plan: state.plan,
     stripePriceId: state.stripePriceId,
+    quantity: state.quantity,
     status: state.status,
     currentPeriodEnd: state.currentPeriodEnd,
     cancelAt: state.cancelAt,
@@ -252,6 +254,7 @@ type SaveValues = {
   stripeCustomerId: string
   plan: SubscriptionState['plan']
   stripePriceId: string | null
+  quantity: number
   status: SubscriptionState['status']
   currentPeriodEnd: Date | null
   cancelAt: Date | null
@@ -276,6 +279,7 @@ function saveStatement<V extends SaveValues>(
       stripe_customer_id: values.stripeCustomerId,
       plan: values.plan,
       stripe_price_id: values.stripePriceId,
+      quantity: values.quantity,
       status: values.status,
       current_period_end: values.currentPeriodEnd,
       cancel_at: values.cancelAt,

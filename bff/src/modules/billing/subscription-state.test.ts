@@ -45,6 +45,35 @@ describe('stateOf', () => {
     expect(result.currentPeriodEnd?.toISOString()).toBe('2027-02-14T08:00:00.000Z')
   })
 
+  it('keeps the item’s quantity as the seats, and 1 when Stripe sends none', () => {
+    const seats = subscription({
+      items: {
+        data: [
+          {
+            current_period_end: 1_802_592_000,
+            price: { id: 'price_team', lookup_key: 'tessera_team_monthly' },
+            quantity: 3,
+          },
+        ],
+      },
+    })
+    expect(stateOf(seats)).toMatchObject({ plan: 'team', quantity: 3 })
+    expect(stateOf(subscription()).quantity).toBe(1)
+    expect(differences(stateOf(subscription()), stateOf(seats))).toContain('quantity')
+  })
+
+  it('refuses a subscription whose quantity is not a positive integer', () => {
+    for (const quantity of [0, -2, 1.5, '3']) {
+      expect(() =>
+        subscription({
+          items: {
+            data: [{ current_period_end: 1, price: { id: 'price_1', lookup_key: null }, quantity }],
+          },
+        }),
+      ).toThrow()
+    }
+  })
+
   it('stores a price we do not sell as the free plan', () => {
     expect(stateOf(subscription({}, 'someone_elses_price')).plan).toBe('free')
   })

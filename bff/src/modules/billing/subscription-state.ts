@@ -28,6 +28,8 @@ export const stripeSubscriptionSchema = z.object({
         // Since API version 2025-03-31 the period lives on the item, not the subscription.
         current_period_end: z.number().int().nullable().optional(),
         price: z.object({ id: z.string(), lookup_key: z.string().nullable().optional() }),
+        // Seats of a per-seat plan. Absent only on metered prices, which Tessera does not sell.
+        quantity: z.number().int().positive().nullable().optional(),
       }),
     ),
   }),
@@ -40,6 +42,8 @@ export interface SubscriptionState {
   stripeCustomerId: string
   plan: PlanId
   stripePriceId: string | null
+  /** The item's quantity: seats of a per-seat plan, 1 otherwise. */
+  quantity: number
   status: SubscriptionStatus
   currentPeriodEnd: Date | null
   cancelAt: Date | null
@@ -65,6 +69,7 @@ export function stateOf(subscription: StripeSubscription): SubscriptionState {
     stripeCustomerId: customerIdOf(subscription.customer),
     plan,
     stripePriceId: item?.price.id ?? null,
+    quantity: item?.quantity ?? 1,
     status: subscription.status,
     currentPeriodEnd: periodEnd,
     // Older API versions leave cancel_at empty when cancelling at the period end.
@@ -83,6 +88,7 @@ export function stateOfRow(row: BillingSubscriptionRow): SubscriptionState {
     stripeCustomerId: row.stripe_customer_id,
     plan: row.plan,
     stripePriceId: row.stripe_price_id,
+    quantity: row.quantity,
     status: row.status,
     currentPeriodEnd: row.current_period_end,
     cancelAt: row.cancel_at,
@@ -99,6 +105,7 @@ export function differences(a: SubscriptionState, b: SubscriptionState): string[
   if (a.plan !== b.plan) changed.push('plan')
   if (a.status !== b.status) changed.push('status')
   if (a.stripePriceId !== b.stripePriceId) changed.push('price')
+  if (a.quantity !== b.quantity) changed.push('quantity')
   if (time(a.currentPeriodEnd) !== time(b.currentPeriodEnd)) changed.push('currentPeriodEnd')
   if (time(a.cancelAt) !== time(b.cancelAt)) changed.push('cancelAt')
   if (time(a.canceledAt) !== time(b.canceledAt)) changed.push('canceledAt')

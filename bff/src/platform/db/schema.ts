@@ -50,6 +50,8 @@ export interface BffSessionsTable {
     SignInMethod | null
   >
   last_seen_ip: ColumnType<string | null, string | null | undefined, string | null>
+  /** The session's current workspace; null: the personal one (20261126111000). */
+  workspace_id: ColumnType<string | null, string | null | undefined, string | null>
   created_at: Timestamp
   last_seen_at: Timestamp
   revoked_at: Date | null
@@ -119,6 +121,8 @@ export interface BillingSubscriptionsTable {
   cancel_at: Date | null
   canceled_at: Date | null
   stripe_created_at: Date
+  /** The subscription item's quantity: the seats of a per-seat plan, 1 otherwise. */
+  quantity: ColumnType<number, number | undefined, number>
   /** Stripe's time of the newest event this row reflects: older events never overwrite it. */
   version_at: Date
   synced_at: Timestamp

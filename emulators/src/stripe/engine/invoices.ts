@@ -7,44 +7,59 @@ import { newId } from '../ids.ts'
 import type { BillingReason, Invoice } from '../invoice-objects.ts'
 import type { Subscription } from '../objects.ts'
 import { formatAmount, productName } from './catalogue.ts'
+import { prorationLines, type Proration } from './prorations.ts'
 import { LIVE_STATUSES, clone, currentPeriodEnd, type EngineCore, type Origin } from './core.ts'
 import { emit, emitSubscriptionUpdated } from './events.ts'
 
-export function createInvoice(
+/** What an invoice bills besides its header. */
+export interface InvoiceContent {
+  /** The items for their current period (false: the prorations alone). Default true. */
+  items?: boolean
+  /** A trial: the items' lines are there, at 0. */
+  free?: boolean
+  /** Proration lines to add (pending invoice items, or a change billed at once). */
+  prorations?: readonly Proration[]
+}
+
+/** An invoice for the subscription, not stored: a preview, or what `createInvoice` stores. */
+export function buildInvoice(
   core: EngineCore,
   sub: Subscription,
   reason: BillingReason,
   periodStart: number,
   periodEnd: number,
-  free: boolean,
-  amountOverride?: number,
+  content: InvoiceContent,
+  preview: { id: string } | null = null,
 ): Invoice {
   const now = core.now()
   const customer = core.state.customers[sub.customer]
-  core.state.invoiceSequence += 1
-  const id = newId('in', 24)
+  const id = preview?.id ?? newId('in', 24)
   const lineStart = sub.items.data[0]?.current_period_start ?? now
   const lineEnd = currentPeriodEnd(sub)
-  const lines = sub.items.data.map((item, i) => {
-    const full = item.price.unit_amount * item.quantity
-    const amount = free ? 0 : amountOverride !== undefined ? (i === 0 ? amountOverride : 0) : full
-    const name = productName(core, item.price)
-    const each = `${formatAmount(item.price.unit_amount, item.price.currency)} / ${item.price.recurring.interval}`
-    return newInvoiceLine({
-      amount,
-      description: free
-        ? `Trial period for ${name}`
-        : amountOverride !== undefined
-          ? `Remaining time on ${item.quantity} × ${name}`
-          : `${item.quantity} × ${name} (at ${each})`,
-      invoice: id,
-      period: { end: lineEnd, start: lineStart },
-      item,
-      proration: amountOverride !== undefined,
-    })
-  })
-  const number = `${customer?.invoice_prefix ?? 'TESSERA'}-${String(core.state.invoiceSequence).padStart(4, '0')}`
-  const invoice = newInvoice({
+  const free = content.free === true
+  const itemLines =
+    content.items === false
+      ? []
+      : sub.items.data.map((item) => {
+          const name = productName(core, item.price)
+          const each = `${formatAmount(item.price.unit_amount, item.price.currency)} / ${item.price.recurring.interval}`
+          return newInvoiceLine({
+            amount: free ? 0 : item.price.unit_amount * item.quantity,
+            description: free
+              ? `Trial period for ${name}`
+              : `${item.quantity} × ${name} (at ${each})`,
+            invoice: id,
+            period: { end: lineEnd, start: lineStart },
+            item,
+            proration: false,
+          })
+        })
+  const lines = [...prorationLines(content.prorations ?? [], id), ...itemLines]
+  const number =
+    preview === null
+      ? `${customer?.invoice_prefix ?? 'TESSERA'}-${String(core.state.invoiceSequence + 1).padStart(4, '0')}`
+      : null
+  return newInvoice({
     id,
     created: now,
     account_name: core.options.accountName,
@@ -58,9 +73,23 @@ export function createInvoice(
     period_start: periodStart,
     lines,
     subscription: sub,
+    ...(preview === null ? {} : { status: 'draft' as const }),
   })
+}
+
+export function createInvoice(
+  core: EngineCore,
+  sub: Subscription,
+  reason: BillingReason,
+  periodStart: number,
+  periodEnd: number,
+  content: InvoiceContent,
+): Invoice {
+  const invoice = buildInvoice(core, sub, reason, periodStart, periodEnd, content)
+  core.state.invoiceSequence += 1
+  const customer = core.state.customers[sub.customer]
   if (customer) customer.next_invoice_sequence += 1
-  core.state.invoices[id] = invoice
+  core.state.invoices[invoice.id] = invoice
   return invoice
 }
 

@@ -19,7 +19,8 @@ import {
   type Origin,
 } from './core.ts'
 import { emit, emitSubscriptionUpdated } from './events.ts'
-import { collect, createInvoice } from './invoices.ts'
+import { collect, createInvoice, type InvoiceContent } from './invoices.ts'
+import { prorate, takePending } from './prorations.ts'
 
 export function requireSubscription(core: EngineCore, id: string, param = 'id'): Subscription {
   const sub = core.state.subscriptions[id]
@@ -66,7 +67,9 @@ export function createSubscription(
     trial_start: trialEnd ? now : null,
   })
   core.state.subscriptions[id] = sub
-  const invoice = createInvoice(core, sub, 'subscription_create', now, now, trialEnd !== null)
+  const invoice = createInvoice(core, sub, 'subscription_create', now, now, {
+    free: trialEnd !== null,
+  })
   sub.latest_invoice = invoice.id
   emit(core, 'customer.subscription.created', sub, undefined, origin)
   emit(core, 'invoice.created', invoice, undefined, origin)
@@ -103,9 +106,54 @@ export function updateSubscription(
     }
   }
   const before = clone(sub)
+  const pendingBefore = clone(core.state.pendingInvoiceItems)
   const now = core.now()
-  let prorationInvoice: { amount: number } | null = null
+  // What to bill at once: the new period in full (a new interval), or prorations.
+  let billNow: InvoiceContent | null
 
+  try {
+    billNow = applyChanges(core, sub, before, params, now)
+  } catch (error) {
+    // Stripe changes all or nothing: a refused parameter leaves the subscription as it was.
+    Object.assign(sub, before)
+    core.state.pendingInvoiceItems = pendingBefore
+    throw error
+  }
+
+  if (billNow) {
+    const invoice = createInvoice(
+      core,
+      sub,
+      'subscription_update',
+      billNow.items === false ? now : (sub.items.data[0]?.current_period_start ?? now),
+      currentPeriodEnd(sub),
+      billNow,
+    )
+    sub.latest_invoice = invoice.id
+    emit(core, 'invoice.created', invoice, undefined, origin)
+    const paid = collect(core, invoice, sub, false, origin)
+    if (!paid && params.payment_behavior === 'error_if_incomplete') {
+      // Stripe leaves the subscription as it was and voids the attempt.
+      invoice.status = 'void'
+      invoice.status_transitions.voided_at = core.now()
+      Object.assign(sub, before)
+      core.state.pendingInvoiceItems = pendingBefore
+      throw cardError(RENEWAL_DECLINE)
+    }
+  }
+  emitSubscriptionUpdated(core, before, sub, origin)
+  return clone(sub)
+}
+
+/** Applies an update's changes to `sub`; returns what to bill at once, if anything. */
+function applyChanges(
+  core: EngineCore,
+  sub: Subscription,
+  before: Subscription,
+  params: SubscriptionUpdateParams,
+  now: number,
+): InvoiceContent | null {
+  let billNow: InvoiceContent | null = null
   if (params.items) {
     const result = changeItems(core, sub, params.items)
     if (result.intervalChanged) {
@@ -121,13 +169,9 @@ export function updateSubscription(
         item.current_period_end = periodEnd
       }
       sub.billing_cycle_anchor = now
-      prorationInvoice = { amount: -1 }
-    } else if (params.proration_behavior === 'always_invoice') {
-      const periodStart = sub.items.data[0]?.current_period_start ?? now
-      const periodEnd = currentPeriodEnd(sub)
-      const remaining = Math.max(0, periodEnd - now) / Math.max(1, periodEnd - periodStart)
-      const delta = Math.round((amountOf(sub) - result.previousAmount) * remaining)
-      if (delta > 0) prorationInvoice = { amount: delta }
+      billNow = {}
+    } else {
+      billNow = prorate(core, sub, before.items.data, params, now)
     }
   }
   if (params.cancel_at_period_end !== undefined) {
@@ -168,60 +212,36 @@ export function updateSubscription(
     sub.default_payment_method = pm.id
   }
   sub.metadata = applyMetadata(sub.metadata, params.metadata)
-
-  if (prorationInvoice) {
-    const invoice = createInvoice(
-      core,
-      sub,
-      'subscription_update',
-      sub.items.data[0]?.current_period_start ?? now,
-      currentPeriodEnd(sub),
-      false,
-      prorationInvoice.amount >= 0 ? prorationInvoice.amount : undefined,
-    )
-    sub.latest_invoice = invoice.id
-    emit(core, 'invoice.created', invoice, undefined, origin)
-    const paid = collect(core, invoice, sub, false, origin)
-    if (!paid && params.payment_behavior === 'error_if_incomplete') {
-      // Stripe leaves the subscription as it was and voids the attempt.
-      invoice.status = 'void'
-      invoice.status_transitions.voided_at = core.now()
-      Object.assign(sub, before)
-      throw cardError(RENEWAL_DECLINE)
-    }
-  }
-  emitSubscriptionUpdated(core, before, sub, origin)
-  return clone(sub)
+  return billNow
 }
 
-function amountOf(sub: Subscription): number {
-  return sub.items.data.reduce((sum, item) => sum + item.price.unit_amount * item.quantity, 0)
-}
-
-function changeItems(
+/** Applies item changes to `sub` (a stored one, or a preview's copy); `param` names the list. */
+export function changeItems(
   core: EngineCore,
   sub: Subscription,
   changes: NonNullable<SubscriptionUpdateParams['items']>,
+  param = 'items',
 ) {
-  const previousAmount = amountOf(sub)
   const previousInterval = sub.items.data[0]?.price.recurring
   const start = sub.items.data[0]?.current_period_start ?? core.now()
   const end = currentPeriodEnd(sub)
   changes.forEach((change, i) => {
     const existingIndex = change.id ? sub.items.data.findIndex((item) => item.id === change.id) : -1
     if (change.id && existingIndex === -1) {
-      throw resourceMissing('subscription item', change.id, `items[${i}][id]`)
+      throw resourceMissing('subscription item', change.id, `${param}[${i}][id]`)
     }
     const existing = sub.items.data[existingIndex]
     if (change.deleted) {
       if (!existing)
-        throw invalidRequest(`Missing required param: items[${i}][id].`, `items[${i}][id]`)
+        throw invalidRequest(`Missing required param: items[${i}][id].`, `${param}[${i}][id]`)
       sub.items.data.splice(existingIndex, 1)
       return
     }
-    const price = change.price ? requirePrice(core, change.price, `items[${i}][price]`) : undefined
+    const price = change.price
+      ? requirePrice(core, change.price, `${param}[${i}][price]`)
+      : undefined
     if (price && !price.active) {
-      throw invalidRequest('The price specified is inactive.', `items[${i}][price]`)
+      throw invalidRequest('The price specified is inactive.', `${param}[${i}][price]`)
     }
     if (existing) {
       if (price) {
@@ -234,7 +254,7 @@ function changeItems(
       if (!price)
         throw invalidRequest(
           `Missing required param: items[${i}][price].`,
-          `items[${i}][price]`,
+          `${param}[${i}][price]`,
           'parameter_missing',
         )
       sub.items.data.push(
@@ -243,10 +263,10 @@ function changeItems(
     }
   })
   if (sub.items.data.length === 0) {
-    throw invalidRequest('A subscription must have at least one active plan.', 'items')
+    throw invalidRequest('A subscription must have at least one active plan.', param)
   }
   const first = sub.items.data[0]?.price.recurring
-  if (!first) throw invalidRequest('A subscription must have at least one active plan.', 'items')
+  if (!first) throw invalidRequest('A subscription must have at least one active plan.', param)
   for (const item of sub.items.data) {
     if (
       item.price.currency !== sub.currency ||
@@ -255,7 +275,7 @@ function changeItems(
     ) {
       throw invalidRequest(
         'All prices in a subscription must have the same currency and billing interval.',
-        'items',
+        param,
       )
     }
   }
@@ -264,7 +284,7 @@ function changeItems(
     previousInterval !== undefined &&
     (previousInterval.interval !== first.interval ||
       previousInterval.interval_count !== first.interval_count)
-  return { previousAmount, intervalChanged, interval: first }
+  return { intervalChanged, interval: first }
 }
 
 function setCancelAtPeriodEnd(core: EngineCore, sub: Subscription, cancel: boolean): void {
@@ -324,7 +344,9 @@ export function renew(core: EngineCore, sub: Subscription): void {
     item.current_period_start = start
     item.current_period_end = end
   }
-  const invoice = createInvoice(core, sub, 'subscription_cycle', oldStart, start, false)
+  const invoice = createInvoice(core, sub, 'subscription_cycle', oldStart, start, {
+    prorations: takePending(core, sub.id),
+  })
   sub.latest_invoice = invoice.id
   emit(core, 'invoice.created', invoice, undefined, AUTOMATIC)
   collect(core, invoice, sub, false, AUTOMATIC)

@@ -59,7 +59,8 @@ describe('LandingPage', () => {
     expect(free?.textContent).toContain('Model: GPT-4o mini')
     expect(pro?.textContent).toContain('$15 a month')
     expect(pro?.textContent).toContain('1,000,000 AI tokens a month')
-    expect(team?.textContent).toContain('$49 a month')
+    expect(team?.textContent).toContain('$15 per seat / month, from 2 seats')
+    expect(team?.textContent).toContain('5,000,000 AI tokens a month per seat, pooled for the team')
     expect(team?.textContent).toContain('Models: GPT-4.1, GPT-4o, and GPT-4o mini')
     expect(within(free!).getByRole('link', { name: 'Start free' }).getAttribute('href')).toBe(
       '/auth/sign-up',
@@ -74,7 +75,7 @@ describe('LandingPage', () => {
     renderLanding()
     const text = document.body.textContent ?? ''
     expect(text).toContain('The Free plan needs no card.')
-    expect(text).toContain("Every plan is for one person's account")
+    expect(text).toContain("Free and Pro are for one person's account; Team is billed per seat.")
     expect(text).not.toMatch(/Priority answers|invite|workspace|team members/i)
   })
 

@@ -3,7 +3,12 @@ import { planList, type Plan } from '@tessera/contracts/plan-values'
 import { HostLink } from '../../lib/router/host-link.tsx'
 import { useRemotesRuntime } from '../remotes/remotes-context.tsx'
 import { SIGN_IN_PATH } from '../session/route-guard.ts'
-import { formatPlanModels, formatPlanPrice, formatPlanTokens } from './plan-wording.ts'
+import {
+  formatPlanModels,
+  formatPlanPeriod,
+  formatPlanPrice,
+  formatPlanTokens,
+} from './plan-wording.ts'
 import { SIGN_UP_PATH } from './start-route.ts'
 
 /** Where a paid plan's button goes: sign up, then the plans page to subscribe. */
@@ -109,9 +114,9 @@ export function LandingPage({ onNavigate }: LandingPageProps) {
           ))}
         </ul>
         <p className="host-landing__fine">
-          Every plan is for one person&apos;s account and keeps your conversation history. Tokens
-          count what the model reads (your message and the conversation so far) and what it writes,
-          per calendar month (UTC).
+          Free and Pro are for one person&apos;s account; Team is billed per seat. Every plan keeps
+          your conversation history. Tokens count what the model reads (your message and the
+          conversation so far) and what it writes, per calendar month (UTC).
         </p>
       </section>
     </div>
@@ -129,7 +134,7 @@ function PlanCard({ plan, onNavigate }: { plan: Plan; onNavigate(to: string): vo
       <p className="host-plan__tagline">{plan.tagline}</p>
       <p className="host-plan__price">
         <span className="host-plan__amount">{formatPlanPrice(plan)}</span>{' '}
-        <span className="host-plan__period">{free ? 'forever' : 'a month'}</span>
+        <span className="host-plan__period">{formatPlanPeriod(plan)}</span>
       </p>
       <ul className="host-plan__limits" aria-label={`${plan.name} includes`}>
         <li>{formatPlanTokens(plan)}</li>

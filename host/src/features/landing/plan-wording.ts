@@ -21,10 +21,18 @@ export function formatPlanPrice(plan: Pick<Plan, 'monthlyPrice' | 'currency'>, l
   }).format(plan.monthlyPrice / 100)
 }
 
-/** "50,000 AI tokens a month". */
-export function formatPlanTokens(plan: Pick<Plan, 'limits'>, locale?: string): string {
+/** What the price is for: "forever", "a month", "per seat / month, from 2 seats". */
+export function formatPlanPeriod(plan: Pick<Plan, 'monthlyPrice' | 'perSeat' | 'minSeats'>) {
+  if (plan.monthlyPrice === 0) return 'forever'
+  if (!plan.perSeat) return 'a month'
+  return plan.minSeats > 1 ? `per seat / month, from ${plan.minSeats} seats` : 'per seat / month'
+}
+
+/** "50,000 AI tokens a month"; per seat for a per-seat plan (one pool for the team). */
+export function formatPlanTokens(plan: Pick<Plan, 'limits' | 'perSeat'>, locale?: string): string {
   const count = new Intl.NumberFormat(locale, { maximumFractionDigits: 0 })
-  return `${count.format(plan.limits.monthlyTokens)} AI tokens a month`
+  const tokens = `${count.format(plan.limits.monthlyTokens)} AI tokens a month`
+  return plan.perSeat ? `${tokens} per seat, pooled for the team` : tokens
 }
 
 /** "Model: GPT-4o mini", "Models: GPT-4o and GPT-4o mini". */

@@ -1,8 +1,16 @@
 import { formatCount, formatList } from '@tessera/plugin-react/format'
 
-/** "1,000,000 AI tokens a month" in the reader's locale. */
-export function formatTokens(tokens: number, locale?: string): string {
-  return `${formatCount(tokens, locale)} AI tokens a month`
+/** "1,000,000 AI tokens a month" in the reader's locale; per seat for a per-seat plan. */
+export function formatTokens(tokens: number, locale?: string, perSeat = false): string {
+  const text = `${formatCount(tokens, locale)} AI tokens a month`
+  return perSeat ? `${text} per seat, pooled for the team` : text
+}
+
+/** What a plan's price is for: "forever", "a month", "per seat / month, from 2 seats". */
+export function formatPeriod(plan: { monthlyPrice: number; perSeat: boolean; minSeats: number }) {
+  if (plan.monthlyPrice === 0) return 'forever'
+  if (!plan.perSeat) return 'a month'
+  return plan.minSeats > 1 ? `per seat / month, from ${plan.minSeats} seats` : 'per seat / month'
 }
 
 const modelNames: Record<string, string> = {

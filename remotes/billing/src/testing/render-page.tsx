@@ -40,6 +40,8 @@ export function plansBody(current: PlanId | null): PlansResponse {
       name: plan.name,
       tagline: plan.tagline,
       monthlyPrice: plan.monthlyPrice,
+      perSeat: plan.perSeat,
+      minSeats: plan.minSeats,
       currency: plan.currency,
       monthlyTokens: plan.limits.monthlyTokens,
       models: [...plan.limits.models],

@@ -3,7 +3,7 @@ import type { PlanView } from '@tessera/contracts/billing'
 import { AppLink } from '@tessera/plugin-react/app-link'
 import type { PaidPlanId } from '../../../lib/billing-api.ts'
 import { formatMoney } from '@tessera/plugin-react/format'
-import { formatModels, formatTokens } from '../../../lib/plan-wording.ts'
+import { formatModels, formatPeriod, formatTokens } from '../../../lib/plan-wording.ts'
 import { billingPaths, otherPaths, withNext } from '../../../lib/paths.ts'
 
 /** What a plan's card offers the person looking at it. */
@@ -54,7 +54,7 @@ export function PlanCard({
       <p className="plan-card__tagline">{plan.tagline}</p>
       <p className="plan-card__price">
         <span className="plan-card__amount">{price}</span>{' '}
-        <span className="plan-card__period">{plan.monthlyPrice > 0 ? 'a month' : 'forever'}</span>
+        <span className="plan-card__period">{formatPeriod(plan)}</span>
       </p>
       <div className="plan-card__action">
         <PlanCardAction
@@ -67,7 +67,7 @@ export function PlanCard({
         />
       </div>
       <ul className="plan-card__features" aria-label={`${plan.name} includes`}>
-        <li>{formatTokens(plan.monthlyTokens)}</li>
+        <li>{formatTokens(plan.monthlyTokens, undefined, plan.perSeat)}</li>
         <li>
           {plan.models.length === 1 ? 'Model' : 'Models'}: {formatModels(plan.models)}
         </li>
