@@ -20,7 +20,8 @@ test('a page reports how long each remote took to show, and the console shows it
 }) => {
   const { page, context } = await operatorSession(browser, stack)
   const reported = page.waitForRequest(
-    (request) => request.url().endsWith('/api/telemetry/remote-loads') && request.method() === 'POST',
+    (request) =>
+      request.url().endsWith('/api/telemetry/remote-loads') && request.method() === 'POST',
   )
   await page.goto('/billing')
   await expect(

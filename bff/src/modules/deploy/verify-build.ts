@@ -185,9 +185,7 @@ export function createBuildVerifier(options: BuildVerifierOptions): BuildVerifie
         descriptor.entry,
         ...(descriptor.preload ?? []),
         ...(descriptor.routePreload ?? []),
-      ].filter(
-        (path) => !named.has(path),
-      )
+      ].filter((path) => !named.has(path))
       if (unnamed.length > 0) {
         throw validationFailedWith(
           unnamed.map((path) => ({

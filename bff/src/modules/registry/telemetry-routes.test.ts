@@ -132,7 +132,7 @@ describe('POST /api/telemetry/remote-loads', () => {
   const postLoads = (app: ReturnType<typeof createTestApp>['app'], body: string) =>
     app.request('/api/telemetry/remote-loads', { method: 'POST', body, headers: csrfHeaders })
 
-  it('accepts a page\'s loads with 202', async () => {
+  it("accepts a page's loads with 202", async () => {
     const response = await postLoads(createTestApp().app, JSON.stringify({ loads: [load] }))
     expect(response.status).toBe(202)
     expect(await response.json()).toEqual({ accepted: true })

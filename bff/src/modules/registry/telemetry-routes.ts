@@ -61,24 +61,24 @@ export function telemetryRoutes(deps: TelemetryDeps) {
       },
     )
     .post(
-    '/remote-errors',
-    rateLimit({ limiter, keyOf: deps.clientKey }),
-    bodySize({ maxBytes: deps.bodyLimitBytes }),
-    requireJson(),
-    jsonBody(remoteErrorReportSchema),
-    async (c) => {
-      const report = c.req.valid('json')
-      const requestId = c.get('requestId')
-      deps.logger.warn('remote error reported', { ...report, requestId })
-      deps.store.record({ ...report, at: new Date(deps.clock.now()).toISOString(), requestId })
-      if (deps.onReport !== undefined) {
-        try {
-          await deps.onReport(report, c)
-        } catch (error) {
-          deps.logger.error('remote error report follow-up failed', { error, requestId })
+      '/remote-errors',
+      rateLimit({ limiter, keyOf: deps.clientKey }),
+      bodySize({ maxBytes: deps.bodyLimitBytes }),
+      requireJson(),
+      jsonBody(remoteErrorReportSchema),
+      async (c) => {
+        const report = c.req.valid('json')
+        const requestId = c.get('requestId')
+        deps.logger.warn('remote error reported', { ...report, requestId })
+        deps.store.record({ ...report, at: new Date(deps.clock.now()).toISOString(), requestId })
+        if (deps.onReport !== undefined) {
+          try {
+            await deps.onReport(report, c)
+          } catch (error) {
+            deps.logger.error('remote error report follow-up failed', { error, requestId })
+          }
         }
-      }
-      return c.json({ accepted: true as const }, 202)
-    },
-  )
+        return c.json({ accepted: true as const }, 202)
+      },
+    )
 }

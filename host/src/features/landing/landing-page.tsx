@@ -1,6 +1,7 @@
-import { useEffect } from 'react'
+import { useEffect, useRef } from 'react'
 import { planList, type Plan } from '@tessera/contracts/plan-values'
 import { HostLink } from '../../lib/router/host-link.tsx'
+import { whenContentPainted } from '../remotes/load-order.ts'
 import { useRemotesRuntime } from '../remotes/remotes-context.tsx'
 import { SIGN_IN_PATH } from '../session/route-guard.ts'
 import {
@@ -45,10 +46,17 @@ interface LandingPageProps {
  */
 export function LandingPage({ onNavigate }: LandingPageProps) {
   const runtime = useRemotesRuntime()
-  // No remote owns this page, so there is nothing for the header's slots to wait for.
-  useEffect(() => runtime.loadOrder.releaseSlots(), [runtime])
+  const page = useRef<HTMLDivElement>(null)
+  // No remote owns this page; the header's slots wait until its text is painted, so their code
+  // does not compete with the first thing a visitor reads.
+  useEffect(() => {
+    const element = page.current
+    void (element === null ? Promise.resolve() : whenContentPainted(element)).then(() =>
+      runtime.loadOrder.releaseSlots(),
+    )
+  }, [runtime])
   return (
-    <div className="host-landing">
+    <div className="host-landing" ref={page}>
       <section className="host-landing__hero" aria-labelledby="host-landing-title">
         <div className="host-landing__intro">
           <p className="host-landing__eyebrow">AI assistant</p>

@@ -244,7 +244,12 @@ export function createRemoteLoader({
 
     let lastError: RemoteLoadError
     try {
-      return { ok: true, ...(await attempt(remote, current)), version: remote.version, fellBack: false }
+      return {
+        ok: true,
+        ...(await attempt(remote, current)),
+        version: remote.version,
+        fellBack: false,
+      }
     } catch (error) {
       lastError = asLoadError(error)
     }
