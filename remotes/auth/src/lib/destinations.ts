@@ -13,4 +13,13 @@ export const authPaths = {
   confirm: '/auth/confirm',
   profile: '/auth/profile',
   sessions: '/auth/sessions',
+  workspaces: '/auth/workspaces',
+  newWorkspace: '/auth/workspaces/new',
 } as const
+
+/** A workspace's page: its members, invites and name. */
+export const workspacePath = (id: string): string =>
+  `${authPaths.workspaces}/${encodeURIComponent(id)}`
+
+/** The page an invite link opens (the email's link points here). */
+export const invitePath = (token: string): string => `/auth/invites/${encodeURIComponent(token)}`

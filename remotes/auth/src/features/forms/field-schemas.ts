@@ -6,3 +6,4 @@ export {
   newPasswordSchema,
   passwordSchema,
 } from '@tessera/contracts/auth'
+export { workspaceNameSchema } from '@tessera/contracts/workspaces'

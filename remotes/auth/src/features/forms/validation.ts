@@ -50,6 +50,17 @@ export const checkNewPassword = (value: string) =>
 
 export const checkDisplayName = (value: string) => firstProblem((s) => s.displayNameSchema, value)
 
+export const checkWorkspaceName = (value: string) =>
+  value.trim() === ''
+    ? 'Enter a name for the workspace.'
+    : firstProblem((s) => s.workspaceNameSchema, value)
+
+/** Someone else's address, for an invite. */
+export const checkInviteEmail = (value: string) =>
+  value.trim() === ''
+    ? 'Enter the email address to invite.'
+    : firstProblem((s) => s.emailSchema, value)
+
 /** An optional display name: empty is fine, anything else follows the schema. */
 export const checkOptionalDisplayName = (value: string) =>
   value.trim() === '' ? null : checkDisplayName(value)

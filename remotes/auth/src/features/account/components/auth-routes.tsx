@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { lazy, Suspense, useEffect, useState } from 'react'
 import type { ReactNode } from 'react'
 import { AppLink } from '@tessera/plugin-react/app-link'
 import { authPaths } from '../../../lib/destinations.ts'
@@ -16,6 +16,29 @@ import { SentEmailProvider } from '../sent-email.tsx'
 import { AuthPage, HeadingFocusContext, Progress } from './auth-page.tsx'
 import '../../forms/forms.css'
 import '../auth-pages.css'
+import '../../workspaces/workspaces.css'
+
+// The workspace and invite pages load on their first visit: the sign-in page stays small.
+const WorkspaceRoutes = lazy(() => import('../../workspaces/components/workspace-routes.tsx'))
+
+/** Whether a route is one of the workspace pages (`/workspaces…`, `/invites/<token>`). */
+const isWorkspaceRoute = (route: string): boolean =>
+  route === '/workspaces' || route.startsWith('/workspaces/') || route.startsWith('/invites/')
+
+function WorkspacePages({ route }: { route: string }) {
+  const title = route.startsWith('/invites/') ? 'Your invite' : 'Your workspaces'
+  return (
+    <Suspense
+      fallback={
+        <AuthPage title={title} width="wide">
+          <Progress>Loading…</Progress>
+        </AuthPage>
+      }
+    >
+      <WorkspaceRoutes route={route} />
+    </Suspense>
+  )
+}
 
 const pages: Record<string, () => ReactNode> = {
   '/sign-in': () => <SignInPage />,
@@ -63,7 +86,14 @@ export default function AuthRoutes() {
   // (state adjusted during render, React's pattern for "changed since last render").
   const [focus, setFocus] = useState({ firstRoute: route, moved: false })
   if (!focus.moved && route !== focus.firstRoute) setFocus({ firstRoute: route, moved: true })
-  const page = route === '/' ? <AccountIndex /> : (pages[route]?.() ?? <NotFound />)
+  const page =
+    route === '/' ? (
+      <AccountIndex />
+    ) : isWorkspaceRoute(route) ? (
+      <WorkspacePages route={route} />
+    ) : (
+      (pages[route]?.() ?? <NotFound />)
+    )
   return (
     <SentEmailProvider>
       <HeadingFocusContext value={focus.moved || route !== focus.firstRoute}>

@@ -1,19 +1,29 @@
 import { useEffect, useId, useRef, useState } from 'react'
 import type { KeyboardEvent } from 'react'
 import type { SignOutScope } from '@tessera/contracts/auth'
+import type { WorkspaceSummary } from '@tessera/contracts/workspaces'
 import { AppLink } from '@tessera/plugin-react/app-link'
 import { authPaths } from '../../../lib/destinations.ts'
 import { withNext } from '../../../lib/next-path.ts'
 import { usePlatform, useSession } from '@tessera/plugin-react/platform'
 import { useAuthApi } from '../../../lib/use-auth-api.ts'
 import { signOut } from '../../sign-out/sign-out.ts'
+import { switchWorkspace } from '../../workspaces/switch-workspace.ts'
+import { useWorkspaceList } from '../../workspaces/use-workspace-list.ts'
+import { useWorkspacesApi } from '../../../lib/workspaces-api.ts'
 import '../user-menu.css'
 
 type MenuItem =
+  | { kind: 'workspace'; label: string; workspace: WorkspaceSummary }
   | { kind: 'link'; label: string; to: string }
   | { kind: 'sign-out'; label: string; scope: SignOutScope }
 
-const menuItems: MenuItem[] = [
+const workspaceLinks: MenuItem[] = [
+  { kind: 'link', label: 'Create a team…', to: authPaths.newWorkspace },
+  { kind: 'link', label: 'Manage workspaces', to: authPaths.workspaces },
+]
+
+const accountItems: MenuItem[] = [
   { kind: 'link', label: 'Profile', to: authPaths.profile },
   { kind: 'link', label: 'Sessions', to: authPaths.sessions },
   { kind: 'sign-out', label: 'Sign out', scope: 'local' },
@@ -23,7 +33,8 @@ const menuItems: MenuItem[] = [
 /**
  * The header's account control: a "Sign in" link when signed out; when signed in, a menu button
  * (ARIA menu-button pattern: Enter, Space or arrows open it, arrows move, Escape closes it and
- * returns focus) with the account pages and signing out.
+ * returns focus) with the workspaces to switch between (menuitemradio, the current one checked),
+ * the account pages and signing out. The button names the current team workspace.
  */
 export function UserMenu() {
   const session = useSession()
@@ -68,20 +79,34 @@ function SignInLink() {
 function SignedInMenu({ label, email }: { label: string; email: string }) {
   const platform = usePlatform()
   const api = useAuthApi()
+  const workspacesApi = useWorkspacesApi()
+  const list = useWorkspaceList()
   const [open, setOpen] = useState(false)
-  const [pending, setPending] = useState<SignOutScope | null>(null)
+  const [pending, setPending] = useState<SignOutScope | 'switch' | null>(null)
   const buttonId = useId()
   const menuId = useId()
+  const groupLabelId = useId()
   const rootRef = useRef<HTMLDivElement>(null)
   const buttonRef = useRef<HTMLButtonElement>(null)
   const itemRefs = useRef<(HTMLElement | null)[]>([])
   // Which item to focus once the menu has rendered open (items are hidden until then).
   const pendingFocus = useRef<'first' | 'last' | null>(null)
 
+  const workspaces = list?.workspaces ?? []
+  const current = workspaces.find((workspace) => workspace.id === list?.currentId)
+  // The header names a team workspace; the personal one goes without saying.
+  const team = current?.kind === 'team' ? current.name : null
+  const workspaceItems: MenuItem[] = workspaces.map((workspace) => ({
+    kind: 'workspace',
+    label: workspace.name,
+    workspace,
+  }))
+  const items = [...workspaceItems, ...workspaceLinks, ...accountItems]
+
   useEffect(() => {
     if (!open) return
-    const items = itemRefs.current
-    const target = pendingFocus.current === 'last' ? items.at(-1) : items[0]
+    const focusable = itemRefs.current.filter((item) => item !== null)
+    const target = pendingFocus.current === 'last' ? focusable.at(-1) : focusable[0]
     pendingFocus.current = null
     target?.focus()
   }, [open])
@@ -115,6 +140,15 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
     if (!done) setPending(null)
   }
 
+  const runSwitch = async (workspace: WorkspaceSummary) => {
+    if (pending !== null) return
+    close(true)
+    if (workspace.current) return
+    setPending('switch')
+    // When it worked the page reloads, in the new workspace.
+    if (!(await switchWorkspace(platform, workspacesApi, workspace))) setPending(null)
+  }
+
   const onButtonKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
     if (event.key === 'ArrowDown' || event.key === 'Enter' || event.key === ' ') {
       event.preventDefault()
@@ -126,9 +160,10 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
   }
 
   const onMenuKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
-    const items = itemRefs.current.filter((item): item is HTMLElement => item !== null)
-    const index = items.findIndex((item) => item === document.activeElement)
-    const focusAt = (next: number) => items[(next + items.length) % items.length]?.focus()
+    const focusable = itemRefs.current.filter((item): item is HTMLElement => item !== null)
+    const index = focusable.findIndex((item) => item === document.activeElement)
+    const focusAt = (next: number) =>
+      focusable[(next + focusable.length) % focusable.length]?.focus()
     switch (event.key) {
       case 'ArrowDown':
         event.preventDefault()
@@ -144,12 +179,12 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
         break
       case 'End':
         event.preventDefault()
-        focusAt(items.length - 1)
+        focusAt(focusable.length - 1)
         break
       case ' ':
         // Links answer Enter only; menu items take Space too.
         event.preventDefault()
-        items[index]?.click()
+        focusable[index]?.click()
         break
       case 'Escape':
         event.preventDefault()
@@ -161,6 +196,68 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
     }
   }
 
+  const itemRef = (index: number) => (element: HTMLElement | null) => {
+    itemRefs.current[index] = element
+  }
+  itemRefs.current.length = items.length
+
+  const renderItem = (item: MenuItem, index: number) => {
+    if (item.kind === 'workspace') {
+      return (
+        <li role="none" key={`workspace-${item.workspace.id}`}>
+          <button
+            ref={itemRef(index)}
+            type="button"
+            role="menuitemradio"
+            aria-checked={item.workspace.current}
+            tabIndex={-1}
+            className="user-menu__item user-menu__workspace-item"
+            aria-disabled={pending !== null}
+            onClick={() => void runSwitch(item.workspace)}
+          >
+            <span className="user-menu__check" aria-hidden="true" />
+            <span className="user-menu__workspace-name">{item.label}</span>
+            {item.workspace.kind === 'team' && <span className="user-menu__kind">Team</span>}
+          </button>
+        </li>
+      )
+    }
+    if (item.kind === 'link') {
+      return (
+        <li role="none" key={item.label}>
+          <AppLink
+            ref={itemRef(index)}
+            role="menuitem"
+            tabIndex={-1}
+            to={item.to}
+            onClick={() => close(true)}
+          >
+            {item.label}
+          </AppLink>
+        </li>
+      )
+    }
+    return (
+      <li role="none" key={item.label}>
+        <button
+          ref={itemRef(index)}
+          type="button"
+          role="menuitem"
+          tabIndex={-1}
+          className={
+            item.scope === 'global' ? 'user-menu__item user-menu__item--danger' : 'user-menu__item'
+          }
+          aria-disabled={pending !== null}
+          onClick={() => void runSignOut(item.scope)}
+        >
+          {item.label}
+        </button>
+      </li>
+    )
+  }
+
+  const firstLink = workspaceItems.length
+  const firstAccountItem = firstLink + workspaceLinks.length
   return (
     <div className="user-menu" ref={rootRef}>
       <button
@@ -168,7 +265,7 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
         id={buttonId}
         type="button"
         className="user-menu__button"
-        aria-label={`${label}, account menu`}
+        aria-label={team === null ? `${label}, account menu` : `${label}, ${team}, account menu`}
         aria-haspopup="menu"
         aria-expanded={open}
         aria-controls={menuId}
@@ -186,45 +283,24 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
           {pending !== null ? <span className="spinner" /> : null}
         </span>
         <span className="user-menu__label">{label}</span>
+        {team !== null && <span className="user-menu__team">{team}</span>}
       </button>
       <div className="user-menu__popup" hidden={!open}>
         <p className="user-menu__email">{email}</p>
         <ul id={menuId} role="menu" aria-labelledby={buttonId} onKeyDown={onMenuKeyDown}>
-          {menuItems.map((item, index) => (
-            <li role="none" key={item.label}>
-              {item.kind === 'link' ? (
-                <AppLink
-                  ref={(element) => {
-                    itemRefs.current[index] = element
-                  }}
-                  role="menuitem"
-                  tabIndex={-1}
-                  to={item.to}
-                  onClick={() => close(true)}
-                >
-                  {item.label}
-                </AppLink>
-              ) : (
-                <button
-                  ref={(element) => {
-                    itemRefs.current[index] = element
-                  }}
-                  type="button"
-                  role="menuitem"
-                  tabIndex={-1}
-                  className={
-                    item.scope === 'global'
-                      ? 'user-menu__item user-menu__item--danger'
-                      : 'user-menu__item'
-                  }
-                  aria-disabled={pending !== null}
-                  onClick={() => void runSignOut(item.scope)}
-                >
-                  {item.label}
-                </button>
-              )}
+          {workspaceItems.length > 0 && (
+            <li role="none">
+              <p className="user-menu__heading" id={groupLabelId}>
+                Workspaces
+              </p>
+              <ul role="group" aria-labelledby={groupLabelId}>
+                {workspaceItems.map((item, index) => renderItem(item, index))}
+              </ul>
             </li>
-          ))}
+          )}
+          {workspaceLinks.map((item, index) => renderItem(item, firstLink + index))}
+          <li role="separator" className="user-menu__separator" />
+          {accountItems.map((item, index) => renderItem(item, firstAccountItem + index))}
         </ul>
       </div>
     </div>
