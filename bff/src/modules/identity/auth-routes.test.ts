@@ -201,10 +201,14 @@ describe('POST /api/auth/sign-in and /api/auth/sign-out', () => {
     const phoneEvents = await phone.events()
     await phoneEvents.next((frame) => frame.data.includes('connection.opened'))
     const laptopSession = (await signedInAs(laptop))?.session.id
+    const phoneSession = (await signedInAs(phone))?.session.id ?? 'unknown'
 
     const out = await laptop.send('POST', '/api/auth/sign-out', { scope: 'global' })
     expect(out.status).toBe(200)
-    const signedOut = await phoneEvents.next((frame) => frame.data.includes('SIGNED_OUT'))
+    // The user's streams hear every session's SIGNED_OUT, in either order: take the phone's own.
+    const signedOut = await phoneEvents.next(
+      (frame) => frame.data.includes('SIGNED_OUT') && frame.data.includes(phoneSession),
+    )
     // The phone was signed out from elsewhere; the laptop signed itself out.
     expect(JSON.parse(signedOut.data)).toMatchObject({
       type: 'auth',
