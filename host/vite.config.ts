@@ -7,7 +7,7 @@ import type { Plugin as PostcssPlugin } from 'postcss'
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite'
 import { scopeCss } from '@tessera/remote-build/scope-css'
 import { readBuildEnv } from './build-env.ts'
-import { precompress } from '@tessera/remote-build/precompress'
+import { precompress } from './precompress.ts'
 
 const hostDir = path.dirname(fileURLToPath(import.meta.url))
 const env = readBuildEnv(process.env)

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto'
-import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -157,27 +156,6 @@ describe('npm run publish', () => {
       await readFile(path.join(storageDir, 'billing/1.1.0', DESCRIPTOR_FILE), 'utf8'),
     ) as RemoteDescriptor
     expect(descriptor.version).toBe('1.1.0')
-  })
-
-  it('uploads the build’s brotli and gzip copies, which the cdn sends to browsers that take them', async () => {
-    const folder = await remoteFolder('billing', { version: '1.2.0', flavour: 'z' })
-    const entry = "export const flavour = 'z'\n"
-    await writeFile(path.join(folder, 'dist/assets/remoteEntry.js.br'), brotliCompressSync(entry))
-    await writeFile(path.join(folder, 'dist/assets/remoteEntry.js.gz'), gzipSync(entry))
-    const published = await publish(folder, [])
-    expect(published.code, published.err.join('\n')).toBe(0)
-    const url = `${cdn.url}/billing/1.2.0/assets/remoteEntry.js`
-    const br = await fetch(url, { headers: { 'Accept-Encoding': 'br' } })
-    expect(br.headers.get('content-encoding')).toBe('br')
-    expect(await br.text()).toBe(entry)
-  })
-
-  it('refuses a compressed copy that is not the file it sits beside', async () => {
-    const folder = await remoteFolder('billing', { version: '1.3.0', flavour: 'y' })
-    await writeFile(path.join(folder, 'dist/assets/remoteEntry.js.gz'), gzipSync('other bytes'))
-    const refused = await publish(folder, [])
-    expect(refused.code).toBe(1)
-    expect(refused.err.join('\n')).toMatch(/remoteEntry\.js\.gz .* is not a gzip copy of/)
   })
 
   it('refuses a re-used version with new content, with a sentence', async () => {

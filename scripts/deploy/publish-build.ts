@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
-import { brotliDecompressSync, gunzipSync } from 'node:zlib'
 import path from 'node:path'
 import {
   CONTRACT_MAJOR,
@@ -51,58 +50,12 @@ export interface PublishedBuild {
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 
-/** The compressed copies a build may carry beside a file (tooling/remote-build's precompress). */
-const COPIES = [
-  { suffix: '.br', encoding: 'br', decompress: brotliDecompressSync },
-  { suffix: '.gz', encoding: 'gzip', decompress: gunzipSync },
-] as const
-
-/** A compressed copy of one of the build's files, checked to hold exactly that file. */
-interface Copy {
-  of: string
-  suffix: string
-  encoding: 'br' | 'gzip'
-  bytes: Uint8Array
-}
-
-function decompressesTo(
-  decompress: (bytes: Uint8Array) => Buffer,
-  bytes: Uint8Array,
-  content: Uint8Array,
-): boolean {
-  try {
-    return Buffer.compare(decompress(bytes), content) === 0
-  } catch {
-    return false
-  }
-}
-
-/** The copies of `file` found in `dist`; one that does not decompress to the file is refused. */
-async function copiesOf(dist: string, file: string, content: Uint8Array): Promise<Copy[]> {
-  const found: Copy[] = []
-  for (const { suffix, encoding, decompress } of COPIES) {
-    let bytes: Uint8Array
-    try {
-      bytes = new Uint8Array(await readFile(path.join(dist, ...`${file}${suffix}`.split('/'))))
-    } catch {
-      continue
-    }
-    if (!decompressesTo(decompress, bytes, content)) {
-      throw new PublishError(
-        `${file}${suffix} in ${dist} is not a ${encoding} copy of ${file}: rebuild before publishing.`,
-      )
-    }
-    found.push({ of: file, suffix, encoding, bytes })
-  }
-  return found
-}
-
 /** Reads and checks `dist/tessera-remote.json`; every file must still hash as the descriptor says. */
 export async function readBuild(
   dist: string,
   /** Publish as this version instead of the descriptor's: refusals then name the right one. */
   version?: string,
-): Promise<{ descriptor: RemoteDescriptor; files: Map<string, Uint8Array>; copies: Copy[] }> {
+): Promise<{ descriptor: RemoteDescriptor; files: Map<string, Uint8Array> }> {
   const descriptorFile = path.join(dist, DESCRIPTOR_FILE)
   let raw: unknown
   try {
@@ -122,7 +75,6 @@ export async function readBuild(
   }
   const descriptor = version === undefined ? parsed.data : { ...parsed.data, version }
   const files = new Map<string, Uint8Array>()
-  const copies: Copy[] = []
   for (const file of descriptor.files) {
     const bytes = new Uint8Array(await readFile(path.join(dist, ...file.path.split('/'))))
     if (sha256(bytes) !== file.sha256 || bytes.byteLength !== file.bytes) {
@@ -131,7 +83,6 @@ export async function readBuild(
       )
     }
     files.set(file.path, bytes)
-    copies.push(...(await copiesOf(dist, file.path, bytes)))
   }
   const problems = compatibilityProblems(descriptor, {
     contract: CONTRACT_MAJOR,
@@ -140,7 +91,7 @@ export async function readBuild(
   if (problems.length > 0) {
     throw new PublishError(problems.map((problem) => problem.message).join(' '))
   }
-  return { descriptor, files, copies }
+  return { descriptor, files }
 }
 
 /** Whether every file can go to `<name>/<version>/` (absent, or already the same bytes). */
@@ -223,17 +174,6 @@ export async function publishBuild(options: PublishBuildOptions): Promise<Publis
         cacheControl: IMMUTABLE_CACHE,
       })
       uploaded += 1
-    }
-    // Their brotli and gzip copies, for a server that sends them as they are (the cdn stand-in
-    // does; a CDN may by a rule). Served with the file's type; the copy's bytes are its coding.
-    for (const copy of build.copies) {
-      const key = `${prefix}/${copy.of}${copy.suffix}`
-      if ((await options.storage.exists(key))?.sha256 === sha256(copy.bytes)) continue
-      await options.storage.put(key, copy.bytes, {
-        contentType: contentTypeFor(copy.of),
-        contentEncoding: copy.encoding,
-        cacheControl: IMMUTABLE_CACHE,
-      })
     }
     // The descriptor beside the files is for people and tools; the registry keeps its own copy.
     // Its build time differs between identical rebuilds, so an existing one is left as it is.

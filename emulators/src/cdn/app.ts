@@ -74,28 +74,19 @@ function matchesEntityTag(header: string | undefined, etag: string): boolean {
 /** Content types worth compressing: scripts, styles, JSON (the descriptor), HTML, SVG. */
 const COMPRESSIBLE = /^(?:text\/|application\/json|image\/svg\+xml)/
 
-/** Whether `Accept-Encoding` takes `coding` (named or `*`, with a q-value above 0). */
-export function acceptsEncoding(header: string | undefined, coding: 'br' | 'gzip'): boolean {
+/** Whether `Accept-Encoding` takes gzip (named or `*`, with a q-value above 0). */
+export function acceptsGzip(header: string | undefined): boolean {
   if (header === undefined) return false
   let wildcard = 0
   for (const range of header.split(',')) {
     const [name = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase())
     const qParam = params.find((param) => param.startsWith('q='))
     const q = qParam === undefined ? 1 : Number(qParam.slice(2))
-    if (name === coding) return q > 0
+    if (name === 'gzip') return q > 0
     if (name === '*') wildcard = q
   }
   return wildcard > 0
 }
-
-/** Whether `Accept-Encoding` takes gzip. */
-export const acceptsGzip = (header: string | undefined): boolean => acceptsEncoding(header, 'gzip')
-
-/** The copies a build carries beside a text file (tooling/remote-build's precompress), best first. */
-const PRECOMPRESSED = [
-  { coding: 'br', suffix: '.br' },
-  { coding: 'gzip', suffix: '.gz' },
-] as const
 
 /** Gzipped bodies by entity tag: a file's bytes are compressed once while they stay the same. */
 const gzipCache = new Map<string, Promise<Uint8Array>>()
@@ -169,38 +160,20 @@ export function createCdnApp(options: CdnOptions): Hono {
     const body = await options.files.read(segments)
     if (body === null) return fail(c, 'not_found')
 
-    const name = segments[segments.length - 1] ?? ''
-    const contentType = contentTypeFor(name)
+    const contentType = contentTypeFor(segments[segments.length - 1] ?? '')
     const rawTag = await entityTag(body)
-    const compressible = COMPRESSIBLE.test(contentType)
-    const accept = c.req.header('Accept-Encoding')
-    // Text goes out compressed to a browser that takes it, as a CDN in front of storage does:
-    // the build's own brotli or gzip copy when it published one, else gzipped here (once).
-    let coding: 'br' | 'gzip' | null = null
-    let sent: Uint8Array = body
-    if (compressible) {
-      for (const copy of PRECOMPRESSED) {
-        if (!acceptsEncoding(accept, copy.coding)) continue
-        const bytes = await options.files.read([...segments.slice(0, -1), name + copy.suffix])
-        if (bytes === null) continue
-        coding = copy.coding
-        sent = bytes
-        break
-      }
-      if (coding === null && acceptsEncoding(accept, 'gzip')) {
-        coding = 'gzip'
-        sent = await gzipped(rawTag, body)
-      }
-    }
-    const etag = coding === null ? rawTag : `${rawTag.slice(0, -1)}-${coding}"`
+    // Text goes out gzipped to a browser that takes it, as a CDN in front of storage does.
+    const gzip = COMPRESSIBLE.test(contentType) && acceptsGzip(c.req.header('Accept-Encoding'))
+    const etag = gzip ? `${rawTag.slice(0, -1)}-gzip"` : rawTag
     const headers: Record<string, string> = {
       'Content-Type': contentType,
       'Cache-Control': immutable && isVersionedPath(segments) ? IMMUTABLE : REVALIDATE,
       ETag: etag,
     }
-    if (compressible) headers.Vary = 'Accept-Encoding'
-    if (coding !== null) headers['Content-Encoding'] = coding
+    if (COMPRESSIBLE.test(contentType)) headers.Vary = 'Accept-Encoding'
+    if (gzip) headers['Content-Encoding'] = 'gzip'
     if (matchesEntityTag(c.req.header('If-None-Match'), etag)) return c.body(null, 304, headers)
+    const sent = gzip ? await gzipped(rawTag, body) : body
     return c.body(sent as Uint8Array<ArrayBuffer>, 200, {
       ...headers,
       'Content-Length': String(sent.byteLength),

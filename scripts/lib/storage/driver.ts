@@ -10,12 +10,6 @@ export interface PutOptions {
   contentType: string
   /** `Cache-Control` the file is served with (same remark). */
   cacheControl: string
-  /**
-   * For a precompressed copy (`x.js.br`): its coding. Stores that keep per-object metadata may
-   * serve it with `Content-Encoding`; the directory driver's cdn negotiates by file name instead,
-   * and Supabase Storage keeps no such metadata (docs/operations.md says what to set up).
-   */
-  contentEncoding?: 'br' | 'gzip'
 }
 
 export interface StorageDriver {

@@ -7,7 +7,6 @@ import react from '@vitejs/plugin-react'
 import type { UserConfig } from 'vite'
 import { pluginApiPath, pluginApiSchema, type SlotName } from '@tessera/contracts'
 import { descriptorPlugin } from './descriptor.ts'
-import { precompress } from './precompress.ts'
 import { federationOutputPlugin } from './federation-output.ts'
 import { firstRouteBudgetPlugin } from './first-route-budget.ts'
 import { hostProvidedSharedPlugin, NO_LOCAL_COPY } from './host-provided-shared.ts'
@@ -141,8 +140,6 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
         name: options.name,
         budgetKiB: options.firstRouteBudgetKiB ?? DEFAULT_FIRST_ROUTE_BUDGET_KIB,
       }),
-      // Runs after the descriptor is written (closeBundle), which hashes the raw files only.
-      precompress(),
       descriptorPlugin({
         name: options.name,
         version: pkg.version,

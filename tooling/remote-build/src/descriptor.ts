@@ -31,13 +31,7 @@ export interface RemoteFacts {
 
 export type RemoteFile = RemoteDescriptor['files'][number]
 
-/** A brotli or gzip copy made beside a text file (precompress.ts): served instead, never listed. */
-export const isPrecompressedCopy = (file: string): boolean => /\.(?:br|gz)$/.test(file)
-
-/**
- * Lists every file under `dir` (except the descriptor and the precompressed copies, which are
- * the same content) with its sha256 and size, sorted by path.
- */
+/** Lists every file under `dir` (except the descriptor) with its sha256 and size, sorted by path. */
 export async function hashFiles(dir: string): Promise<RemoteFile[]> {
   const entries = await readdir(dir, { recursive: true, withFileTypes: true })
   const files: RemoteFile[] = []
@@ -46,7 +40,7 @@ export async function hashFiles(dir: string): Promise<RemoteFile[]> {
     const absolute = path.join(entry.parentPath, entry.name)
     // Paths in the descriptor are URL paths: forward slashes on every OS.
     const relative = path.relative(dir, absolute).split(path.sep).join('/')
-    if (relative === DESCRIPTOR_FILE || isPrecompressedCopy(relative)) continue
+    if (relative === DESCRIPTOR_FILE) continue
     const bytes = await readFile(absolute)
     files.push({
       path: relative,

@@ -20,9 +20,8 @@ async function filesUnder(dir: string): Promise<string[]> {
 
 /**
  * Writes `<file>.br` (brotli, best quality) and `<file>.gz` (gzip -9) beside every text file of
- * `dir`, when smaller than the file, so a server sends them as they are (the BFF's host-dist.ts
- * for the host; the cdn, or a CDN rule, for a remote's published build) and compression costs
- * no CPU per request. Deterministic: the same file always gives the same copies. Returns each text file's size and its copies.
+ * `dir`, when smaller than the file, so a server sends them as they are (the BFF's host-dist.ts)
+ * and compression costs no CPU per request. Returns each text file's size and its copies.
  */
 export async function precompressDir(
   dir: string,
@@ -48,7 +47,7 @@ export async function precompressDir(
   return written
 }
 
-/** A build's last step (host and remotes): precompressed copies of its text files. */
+/** The host build's last step: precompressed copies of its text files (see precompressDir). */
 export function precompress(): Plugin {
   let outDir = ''
   return {
