@@ -12,6 +12,13 @@ export const conversationSchema = z.object({
   title: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Shared with the members of its (team) workspace, who may read it. */
+  shared: z.boolean().optional(),
+  /**
+   * Set when another member wrote it and shared it: their name (or email). Such a conversation is
+   * read-only here: no send, rename, delete or share (403 `conversation_read_only`).
+   */
+  sharedBy: z.string().nullable().optional(),
 })
 export type Conversation = z.infer<typeof conversationSchema>
 
@@ -54,6 +61,20 @@ const titleSchema = z
 export const createConversationBodySchema = z.strictObject({ title: titleSchema.optional() })
 /** `PATCH /api/assistant/conversations/:id`. */
 export const renameConversationBodySchema = z.strictObject({ title: titleSchema })
+
+/**
+ * `PATCH /api/assistant/conversations/:id`: a new title, or sharing with the team workspace
+ * (`shared`, the author only; 409 `sharing_unavailable` outside a team workspace), or both.
+ */
+export const updateConversationBodySchema = z
+  .strictObject({
+    title: titleSchema.optional(),
+    shared: z.boolean({ error: 'Shared is true or false.' }).optional(),
+  })
+  .refine((body) => body.title !== undefined || body.shared !== undefined, {
+    error: 'Send a new title, or whether the conversation is shared.',
+  })
+export type UpdateConversationBody = z.infer<typeof updateConversationBodySchema>
 
 /**
  * The answer of `POST /api/assistant/conversations` (201) and `PATCH …/conversations/:id` (200).
@@ -145,5 +166,26 @@ export const usageSchema = z.object({
   /** The month the numbers are for (ISO 8601 start and end, UTC). */
   periodStart: z.string(),
   periodEnd: z.string(),
+  /**
+   * In a team workspace, `used`, `reserved` and `limit` are the member's own (the limit being what
+   * their cap and the pool still allow them), and these say both sides.
+   */
+  workspace: z.object({ id: z.string(), name: z.string() }).optional(),
+  member: z
+    .object({
+      used: z.number().int().nonnegative(),
+      reserved: z.number().int().nonnegative(),
+      cap: z.number().int().nonnegative().nullable(),
+    })
+    .optional(),
+  pool: z
+    .object({
+      used: z.number().int().nonnegative(),
+      reserved: z.number().int().nonnegative(),
+      limit: z.number().int().nonnegative(),
+    })
+    .optional(),
 })
 export type Usage = z.infer<typeof usageSchema>
+
+export * from './assistant-usage.ts'

@@ -176,6 +176,18 @@ export const signedInSchema = z.object({
    * that sign in leave it out, and the host reads `/api/me` after them.
    */
   roles: z.array(z.enum(userRoles)).optional(),
+  /**
+   * The session's current workspace, on `GET /api/me` (for the header). Optional like `roles`,
+   * and absent from BFFs before workspaces.
+   */
+  workspace: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      kind: z.enum(['personal', 'team']),
+      role: z.enum(['owner', 'admin', 'member']),
+    })
+    .optional(),
 })
 export type SignedIn = z.infer<typeof signedInSchema>
 

@@ -42,6 +42,8 @@ export const subscriptionViewSchema = z.object({
   /** Set when the plan is cancelled at the end of the period (access continues until then). */
   cancelAt: z.string().nullable(),
   canceledAt: z.string().nullable(),
+  /** Seats of a per-seat plan (the subscription's quantity); absent for other plans. */
+  seats: z.number().int().positive().optional(),
 })
 export type SubscriptionView = z.infer<typeof subscriptionViewSchema>
 
@@ -58,9 +60,14 @@ export type SubscriptionResponse = z.infer<typeof subscriptionResponseSchema>
 /** Paid plans a checkout can be started for. */
 export const paidPlanIds = planIds.filter((id) => id !== 'free') as ['pro', 'team']
 
-/** `POST /api/billing/checkout`. */
+/**
+ * `POST /api/billing/checkout`. The Team plan is bought for a team workspace (`workspaceId`, or
+ * the session's current workspace when absent) by one of its owners or admins; Pro for the
+ * buyer's personal workspace.
+ */
 export const checkoutBodySchema = z.strictObject({
   plan: z.enum(paidPlanIds, { error: 'Choose a paid plan: pro or team.' }),
+  workspaceId: z.uuid({ error: 'A workspace is named by its id, a UUID.' }).optional(),
 })
 export type CheckoutBody = z.infer<typeof checkoutBodySchema>
 
@@ -88,6 +95,37 @@ export const checkoutStatusSchema = z.object({
   entitlements: entitlementsSchema,
 })
 export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>
+
+/** `GET /api/billing/seats/preview?quantity=N`: the seats to price (owners and admins of a team). */
+export const seatPreviewQuerySchema = z.strictObject({
+  quantity: z.coerce
+    .number({ error: 'The number of seats is a whole number.' })
+    .int('The number of seats is a whole number.')
+    .min(1, 'A team has at least one seat.')
+    .max(10_000, 'A subscription has at most 10000 seats.'),
+})
+
+/** One line of the next invoice; amounts in cents (negative: a credit). */
+export const seatPreviewLineSchema = z.object({
+  description: z.string().nullable(),
+  amount: z.number().int(),
+  quantity: z.number().int().nullable(),
+  proration: z.boolean(),
+  periodStart: z.string(),
+  periodEnd: z.string(),
+})
+
+/** What changing the team's seats to `quantity` costs, and its next invoice. */
+export const seatPreviewSchema = z.object({
+  seats: z.number().int().positive(),
+  quantity: z.number().int().positive(),
+  members: z.number().int().nonnegative(),
+  prorationAmount: z.number().int(),
+  nextInvoiceTotal: z.number().int(),
+  currency: z.string(),
+  lines: z.array(seatPreviewLineSchema),
+})
+export type SeatPreview = z.infer<typeof seatPreviewSchema>
 
 /** The live event type carrying the user's subscription after every applied change. */
 export const SUBSCRIPTION_EVENT_TYPE = 'billing.subscription'
@@ -126,6 +164,8 @@ export const driftKinds = [
   'subscription_mismatch',
   'not_at_stripe',
   'unknown_customer',
+  /** A team's seats differ from its member count (at least the plan's minimum). */
+  'seat_mismatch',
 ] as const
 
 /** What reconcile found and repaired. */
@@ -149,7 +189,18 @@ export const reconcileReportSchema = z.object({
           }),
         )
         .optional(),
+      /** `seat_mismatch`: the team, its seats, members and the seats it should have. */
+      workspaceId: z.string().optional(),
+      seats: z
+        .object({
+          quantity: z.number().int(),
+          members: z.number().int(),
+          target: z.number().int(),
+        })
+        .optional(),
       fixed: z.boolean(),
+      /** Why a repair failed (it is tried again by the next run). */
+      error: z.string().optional(),
     }),
   ),
   fixed: z.number().int(),

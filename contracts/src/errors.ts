@@ -148,9 +148,44 @@ export const errorCatalogue = {
     message:
       'This invite is for another email address. Sign in with the invited address, or ask for an invite to yours.',
   },
+  member_cap_reached: {
+    status: 429,
+    message:
+      'You have used all the tokens your team lets you use this month. Ask one of its owners or admins to raise your cap.',
+  },
+  team_quota_exceeded: {
+    status: 429,
+    message:
+      'Your team has used all of its shared tokens for this month. Ask one of its owners or admins to add seats or upgrade.',
+  },
+  team_past_due: {
+    status: 402,
+    message:
+      'Your team’s payment is past due, so nobody can send until it is fixed. Reading still works; ask an owner or admin.',
+  },
+  conversation_read_only: {
+    status: 403,
+    message:
+      'Another member shared this conversation for reading. Only its author can send, rename or delete it.',
+  },
+  sharing_unavailable: {
+    status: 409,
+    message:
+      'Only conversations in a team workspace can be shared. Switch to a team workspace to share with its members.',
+  },
   plugin_api_unmapped: {
     status: 422,
     message: 'This build declares an API that has no service here. Ask the operator to map it.',
+  },
+  plan_not_for_workspace: {
+    status: 409,
+    message:
+      'The Team plan is bought for a team workspace, and Pro for your personal one. Switch workspace and try again.',
+  },
+  seat_confirmation_required: {
+    status: 409,
+    message:
+      'This invite needs one more paid seat. Confirm the extra seat to send it; it is charged when the invite is accepted.',
   },
 } as const satisfies Record<string, { status: number; message: string }>
 

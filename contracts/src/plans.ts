@@ -52,6 +52,19 @@ const grantingStatuses: ReadonlySet<SubscriptionStatus> = new Set([
   'past_due',
 ])
 
+/**
+ * The workspace entitlements are answered for (the session's current one): its kind, the
+ * caller's role in it and its seats (1 for a personal workspace or a team without a per-seat
+ * subscription that grants access).
+ */
+export const entitlementsWorkspaceSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['personal', 'team']),
+  role: z.enum(['owner', 'admin', 'member']),
+  seats: z.number().int().positive(),
+})
+export type EntitlementsWorkspace = z.infer<typeof entitlementsWorkspaceSchema>
+
 /** What a user's plan allows, as `GET /api/me` reports it and every remote reads it. */
 export const entitlementsSchema = z.object({
   plan: planIdSchema,
@@ -63,6 +76,11 @@ export const entitlementsSchema = z.object({
   monthlyTokens: z.number().int().nonnegative(),
   models: z.array(z.enum(assistantModels)).min(1),
   defaultModel: z.enum(assistantModels),
+  /**
+   * The workspace these entitlements are for; absent or null from older BFFs (read as the
+   * user's personal workspace). For a team, `monthlyTokens` is the pool: plan tokens × seats.
+   */
+  workspace: entitlementsWorkspaceSchema.nullable().optional(),
 })
 export type Entitlements = z.infer<typeof entitlementsSchema>
 
@@ -72,8 +90,14 @@ export interface SubscriptionFacts {
   status: SubscriptionStatus
 }
 
-/** The one derivation of entitlements from a subscription: the BFF calls nothing else. */
-export function entitlementsOf(subscription: SubscriptionFacts | null): Entitlements {
+/**
+ * The one derivation of entitlements from a subscription: the BFF calls nothing else. With a
+ * workspace, its seats multiply the plan's tokens (a team's pool); without, `workspace` is absent.
+ */
+export function entitlementsOf(
+  subscription: SubscriptionFacts | null,
+  workspace?: EntitlementsWorkspace | null,
+): Entitlements {
   const granted =
     subscription !== null && grantingStatuses.has(subscription.status)
       ? plans[subscription.plan]
@@ -83,9 +107,10 @@ export function entitlementsOf(subscription: SubscriptionFacts | null): Entitlem
     planName: granted.name,
     status: subscription?.status ?? null,
     pastDue: subscription?.status === 'past_due',
-    monthlyTokens: granted.limits.monthlyTokens,
+    monthlyTokens: granted.limits.monthlyTokens * (workspace?.seats ?? 1),
     models: [...granted.limits.models],
     defaultModel: granted.limits.models[0],
+    ...(workspace === undefined ? {} : { workspace }),
   }
 }
 

@@ -79,6 +79,11 @@ export type ChangeMemberRoleBody = z.infer<typeof changeMemberRoleBodySchema>
 export const createInviteBodySchema = z.strictObject({
   email: emailSchema,
   role: inviteRoleSchema.default('member'),
+  /**
+   * The inviter agrees to one more paid seat when members and pending invites would pass the
+   * seats the team's subscription pays for (else 409 `seat_confirmation_required`).
+   */
+  confirmExtraSeat: z.boolean().optional(),
 })
 export type CreateInviteBody = z.input<typeof createInviteBodySchema>
 

@@ -1,7 +1,7 @@
 import { errorBodySchema, reconcileReportSchema } from '@tessera/contracts'
 import type { ReconcileReport } from '@tessera/contracts'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runReconcileCommand } from './billing-reconcile.ts'
+import { formatReport, runReconcileCommand } from './billing-reconcile.ts'
 import { signAdminRequest } from '../modules/billing/admin-signature.ts'
 import { TEST_WEBHOOK_SECRET, startBillingTestApp } from '../testing/billing.ts'
 import type { BillingTestApp } from '../testing/billing.ts'
@@ -223,5 +223,34 @@ describe('npm run billing:reconcile', () => {
     expect(text).toContain('dry run')
     expect(text).toContain(`subscription_mismatch ${subscriptionId}`)
     expect(text).toContain('status: stored canceled → Stripe active')
+  })
+
+  it('prints a team whose seats differ from its members, and why a fix failed', () => {
+    const lines = formatReport(
+      {
+        dryRun: false,
+        customersAtStripe: 1,
+        subscriptionsAtStripe: 1,
+        rowsChecked: 1,
+        drift: [
+          {
+            kind: 'seat_mismatch',
+            customerId: 'cus_1',
+            subscriptionId: 'sub_1',
+            workspaceId: 'w-1',
+            seats: { quantity: 2, members: 3, target: 3 },
+            fixed: false,
+            error: 'Changing the seats failed: Stripe is down',
+          },
+        ],
+        fixed: 0,
+        startedAt: '2026-11-26T12:00:00.000Z',
+        finishedAt: '2026-11-26T12:00:01.000Z',
+      },
+      'the database',
+    )
+    expect(lines).toContain('  - seat_mismatch sub_1 (customer cus_1): NOT fixed')
+    expect(lines).toContain('      seats: 2 for 3 members in workspace w-1 → 3')
+    expect(lines).toContain('      error: Changing the seats failed: Stripe is down')
   })
 })

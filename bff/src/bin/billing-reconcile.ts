@@ -169,6 +169,11 @@ export function formatReport(report: ReconcileReport, where: string): string[] {
       lines.push(
         `      ${field.field}: stored ${field.stored ?? '—'} → Stripe ${field.stripe ?? '—'}`,
       )
+    if (item.seats !== undefined)
+      lines.push(
+        `      seats: ${item.seats.quantity} for ${item.seats.members} members in workspace ${item.workspaceId ?? '—'} → ${item.seats.target}`,
+      )
+    if (item.error !== undefined) lines.push(`      error: ${item.error}`)
   }
   lines.push(`  fixed: ${report.fixed} of ${report.drift.length}`)
   return lines

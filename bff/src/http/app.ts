@@ -29,6 +29,7 @@ import { remotesRoutes } from '../modules/registry/remotes-routes.ts'
 import { telemetryRoutes } from '../modules/registry/telemetry-routes.ts'
 import { createAssistant } from '../modules/assistant/assistant.ts'
 import { createChatModel } from '../modules/assistant/model.ts'
+import { memberCapRoutes } from '../modules/assistant/member-caps.ts'
 import { createAuthEvents } from '../modules/identity/auth-events.ts'
 import { createCanaryGuard } from '../modules/deploy/canary-monitor.ts'
 import { createConsole } from '../modules/console/console.ts'
@@ -178,7 +179,15 @@ export function createApp(deps: AppDeps) {
     logger,
     publicOrigin: env.PUBLIC_ORIGIN,
     clientKey: deps.clientKey,
-    entitlements: (claims) => billing.entitlements(claims),
+    entitlements: (claims, sessionId) =>
+      sessionId === undefined
+        ? billing.entitlements(claims)
+        : billing.entitlementsOfSession({ id: sessionId, userId: claims.sub, claims }),
+    currentWorkspace: async (session) => {
+      const { service } = workspaces
+      const summary = await service.summaryOf(session, await service.currentOf(session))
+      return { id: summary.id, name: summary.name, kind: summary.kind, role: summary.role }
+    },
     rolesOf: (userId) => operatorConsole.roles.rolesOf(userId),
   }
   let pluginKeys: Promise<PluginSigningKeys> | undefined
@@ -202,7 +211,13 @@ export function createApp(deps: AppDeps) {
     logger,
     env,
     mail: deps.workspaces?.mail,
-    onMembersChanged: deps.workspaces?.onMembersChanged,
+    // Seat billing: a team's seats follow its members, and extra seats need confirming.
+    onMembersChanged: async (workspaceId) => {
+      await billing.onMembersChanged(workspaceId)
+      await deps.workspaces?.onMembersChanged?.(workspaceId)
+    },
+    beforeInvite: (tx, workspaceId, options) =>
+      billing.checkInviteSeat(tx, workspaceId, options.confirmExtraSeat),
   })
   const assistant = createAssistant({
     sql: deps.db,
@@ -213,8 +228,9 @@ export function createApp(deps: AppDeps) {
       timeoutMs: env.ASSISTANT_FIRST_TOKEN_TIMEOUT_MS,
       ...(deps.modelFetch === undefined ? {} : { fetch: deps.modelFetch }),
     }),
-    // The same entitlements /api/me reports: the plan of the user's subscription.
-    entitlementsForUser: (claims) => billing.entitlements(claims),
+    // The same entitlements /api/me reports: the plan of the user's subscription; for a send in
+    // a team workspace, the team's (its pool, and whether its payment is past due).
+    entitlementsForUser: (claims, workspaceId) => billing.entitlements(claims, workspaceId),
     bus,
     clock,
     logger,
@@ -356,6 +372,7 @@ export function createApp(deps: AppDeps) {
     )
     .route('/api/console', operatorConsole.routes())
     .route('/api/workspaces', workspaces.routes())
+    .route('/api/workspaces', memberCapRoutes({ sql: deps.db, service: workspaces.service }))
     .route('/api/invites', workspaces.inviteRoutes())
 }
 

@@ -83,8 +83,18 @@ export interface BillingTestApp {
   faults: DatabaseFaults
   /** Signs up a user and returns their browser and id. */
   user(email: string): Promise<{ browser: TestBrowser; userId: string }>
-  /** Starts a checkout through the BFF and pays it on the stand-in; returns the session id. */
-  subscribe(browser: TestBrowser, plan?: 'pro' | 'team', card?: string): Promise<string>
+  /**
+   * Starts a checkout through the BFF and pays it on the stand-in; returns the session id. The
+   * Team plan is bought for `workspaceId`, else for a new team the browser creates and switches to.
+   */
+  subscribe(
+    browser: TestBrowser,
+    plan?: 'pro' | 'team',
+    card?: string,
+    options?: { workspaceId?: string },
+  ): Promise<string>
+  /** Creates a team workspace as this browser and makes it the session's current one. */
+  createTeam(browser: TestBrowser, name?: string): Promise<string>
   /** Waits until the stand-in has no delivery queued, running or waiting for a retry. */
   webhooksSettled(): Promise<void>
   /** Signs `payload` like Stripe (`t=…,v1=…`) and POSTs it to the webhook route. */
@@ -159,6 +169,19 @@ export async function startBillingTestApp(
   const { faults } = faulty
   const db = ready.db
 
+  const createTeam = async (browser: TestBrowser, name = 'Team'): Promise<string> => {
+    const created = await browser.send('POST', '/api/workspaces', { name })
+    if (created.status !== 201) throw new Error(`creating a team answered ${created.status}`)
+    const { workspace } = z
+      .object({ workspace: z.object({ id: z.string() }) })
+      .parse(await created.json())
+    const switched = await browser.send('POST', '/api/workspaces/current', {
+      workspaceId: workspace.id,
+    })
+    if (switched.status !== 200) throw new Error(`switching answered ${switched.status}`)
+    return workspace.id
+  }
+
   const webhooksSettled = () =>
     waitFor(() => (emulator.control.webhooksIdle() ? true : undefined), {
       what: 'the stand-in to deliver every webhook',
@@ -177,8 +200,14 @@ export async function startBillingTestApp(
       const me = meSchema.parse(await jsonOf(await browser.get('/api/me')))
       return { browser, userId: me.user.id }
     },
-    async subscribe(browser, plan = 'pro', card = '4242424242424242') {
-      const started = await browser.send('POST', '/api/billing/checkout', { plan })
+    createTeam,
+    async subscribe(browser, plan = 'pro', card = '4242424242424242', subscribeOptions = {}) {
+      const workspaceId =
+        plan === 'team' ? (subscribeOptions.workspaceId ?? (await createTeam(browser))) : undefined
+      const started = await browser.send('POST', '/api/billing/checkout', {
+        plan,
+        ...(workspaceId === undefined ? {} : { workspaceId }),
+      })
       if (started.status !== 200) throw new Error(`checkout answered ${started.status}`)
       const { url } = z.object({ url: z.string() }).parse(await started.json())
       const sessionId = url.split('/').pop() ?? ''

@@ -6,7 +6,7 @@ import '@tessera/plugin-react/base.css'
 // shown on every page, stays small.
 export default defineReactPlugin({
   name: 'ai',
-  routes: () => import('./features/chat/components/assistant-page.tsx'),
+  routes: () => import('./features/chat/components/assistant-routes.tsx'),
   loading: 'Loading the assistant…',
   slots: { 'header.end': UsageBadge },
 })

@@ -2,8 +2,9 @@ import {
   ApiError,
   conversationPageQuerySchema,
   createConversationBodySchema,
-  renameConversationBodySchema,
   sendMessageBodySchema,
+  updateConversationBodySchema,
+  usageReportQuerySchema,
 } from '@tessera/contracts'
 import type { ConversationPage } from '@tessera/contracts'
 import { Hono } from 'hono'
@@ -18,6 +19,7 @@ import type { Logger } from '../../platform/logger.ts'
 import type { Assistant, AnswerSink, Sender } from './assistant.ts'
 import type { ConversationCursor } from './store.ts'
 import { eventStream } from '../../platform/sse.ts'
+import { usageReportCsv } from './usage-report.ts'
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -73,7 +75,7 @@ function conversationId(c: Context<AppEnv>): string {
 
 async function senderOf(c: Context<AppEnv>): Promise<Sender> {
   const session = await c.var.auth.require()
-  return { userId: session.userId, claims: session.claims }
+  return { userId: session.userId, claims: session.claims, sessionId: session.id }
 }
 
 /**
@@ -102,15 +104,16 @@ export function assistantRoutes(deps: { assistant: Assistant; logger: Logger }) 
     .patch(
       '/conversations/:id',
       requireJson(),
-      jsonBody(renameConversationBodySchema),
+      jsonBody(updateConversationBodySchema),
       async (c) => {
         const sender = await senderOf(c)
-        const conversation = await assistant.renameConversation(
-          sender,
-          conversationId(c),
-          c.req.valid('json').title,
-        )
-        if (conversation === null) throw new ApiError('not_found')
+        const id = conversationId(c)
+        const { title, shared } = c.req.valid('json')
+        let conversation =
+          title === undefined ? null : await assistant.renameConversation(sender, id, title)
+        if (title !== undefined && conversation === null) throw new ApiError('not_found')
+        if (shared !== undefined)
+          conversation = await assistant.shareConversation(sender, id, shared)
         return c.json({ conversation }, 200)
       },
     )
@@ -163,6 +166,17 @@ export function assistantRoutes(deps: { assistant: Assistant; logger: Logger }) 
     )
     .get('/usage', async (c) => {
       const sender = await senderOf(c)
-      return c.json(await assistant.usage(sender), 200)
+      // With `workspace`: the team's report for its owners and admins; without: the meter's.
+      if (c.req.query('workspace') === undefined) return c.json(await assistant.usage(sender), 200)
+      const parsed = usageReportQuerySchema.safeParse(c.req.query())
+      if (!parsed.success) throw validationFailed(parsed.error)
+      const report = await assistant.usageReport(sender, parsed.data)
+      if (parsed.data.format === 'json') return c.json(report, 200)
+      c.header('Content-Type', 'text/csv; charset=utf-8')
+      c.header(
+        'Content-Disposition',
+        `attachment; filename="usage-${report.from}-${report.to}.csv"`,
+      )
+      return c.body(usageReportCsv(report), 200)
     })
 }

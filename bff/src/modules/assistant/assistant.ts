@@ -3,7 +3,7 @@
  * tokens against the plan (docs/decisions/008). A send is checked and its question stored
  * (send-checks.ts), then its answer streamed, stored and counted (answer-stream.ts).
  */
-import type { Usage } from '@tessera/contracts'
+import type { Usage, UsageReport, UsageReportQuery } from '@tessera/contracts'
 import { createAnswerStream } from './answer-stream.ts'
 import { usagePeriodOf } from './period.ts'
 import type { UsagePeriod } from './period.ts'
@@ -14,6 +14,9 @@ import type { AssistantDeps, Sender } from './send.ts'
 import { createAssistantStore } from './store.ts'
 import type { AssistantStore, ConversationCursor } from './store.ts'
 import { publishUsage, usageOf } from './usage-events.ts'
+import { isReadable, readOnly, setShared } from './conversation-sharing.ts'
+import { usageReport } from './usage-report.ts'
+import { currentTeam } from './workspace-scope.ts'
 
 export type { AnswerSink, AssistantDeps, AssistantSettings, PreparedSend, Sender } from './send.ts'
 export { SYSTEM_PROMPT } from './send.ts'
@@ -34,26 +37,68 @@ export function createAssistant(deps: AssistantDeps) {
     releaseHold: checks.releaseHold,
   })
 
+  /** A write the caller's own conversation did not take: another member's shared one, or none. */
+  const refuseWrite = async <T>(sender: Sender, id: string, none: T): Promise<T> => {
+    if (await isReadable(sql, sender.claims, id)) throw readOnly()
+    return none
+  }
+
   return {
     store,
     quota,
     prepareSend: checks.prepareSend,
     runSend: answers.runSend,
 
-    createConversation: (sender: Sender, title: string | null) =>
-      store.createConversation(sender.claims, title),
-    listConversations: (
+    /** A new conversation, in the session's current workspace. */
+    createConversation: async (sender: Sender, title: string | null) => {
+      const team = await currentTeam(sql, sender.sessionId, sender.userId)
+      return store.createConversation(sender.claims, title, team?.id ?? null)
+    },
+    /** The session's current workspace's conversations: the caller's, and those shared with it. */
+    listConversations: async (
       sender: Sender,
       page: { limit: number; cursor: ConversationCursor | null },
-    ) => store.listConversations(sender.claims, page),
-    renameConversation: (sender: Sender, id: string, title: string) =>
-      store.renameConversation(sender.claims, id, title),
-    deleteConversation: (sender: Sender, id: string) => store.deleteConversation(sender.claims, id),
+    ) => {
+      const team = await currentTeam(sql, sender.sessionId, sender.userId)
+      return store.listConversations(sender.claims, page, team?.id ?? null)
+    },
+    /** Renames the author's conversation; null when the caller cannot see it. */
+    renameConversation: async (sender: Sender, id: string, title: string) =>
+      (await store.renameConversation(sender.claims, id, title)) ?? refuseWrite(sender, id, null),
+    deleteConversation: async (sender: Sender, id: string) =>
+      (await store.deleteConversation(sender.claims, id)) || refuseWrite(sender, id, false),
+    shareConversation: (sender: Sender, id: string, shared: boolean) =>
+      setShared(sql, sender.claims, id, shared),
     listMessages: (sender: Sender, id: string) => store.listMessages(sender.claims, id),
 
-    /** The user's usage this month, with the plan's limit. */
+    /** A team's usage per member, model and day, for its owners and admins. */
+    usageReport: (sender: Sender, query: UsageReportQuery): Promise<UsageReport> =>
+      usageReport(sql, sender, query, usagePeriodOf(clock.now()), new Date(clock.now())),
+
+    /**
+     * The user's usage this month, with the plan's limit; in a team workspace, their share of its
+     * pool, their cap and the pool (usage-events.ts).
+     */
     async usage(sender: Sender): Promise<Usage> {
       const period = usagePeriodOf(clock.now())
+      const team = await currentTeam(sql, sender.sessionId, sender.userId)
+      if (team !== null) {
+        const entitlements = await deps.entitlementsForUser(sender.claims, team.id)
+        const counters = await quota.team.read(
+          sender.claims,
+          team.id,
+          period,
+          entitlements.monthlyTokens,
+        )
+        return {
+          ...usageOf(
+            { used: counters.member.used, reserved: counters.member.reserved, team: counters },
+            entitlements.monthlyTokens,
+            period,
+          ),
+          workspace: { id: team.id, name: team.name },
+        }
+      }
       const [entitlements, counters] = await Promise.all([
         deps.entitlementsForUser(sender.claims),
         quota.read(sender.claims, period),

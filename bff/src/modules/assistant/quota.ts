@@ -8,6 +8,8 @@ import type { UserClaims } from '../../platform/db/with-user.ts'
 import { MESSAGE_OVERHEAD_BOUND } from './estimate.ts'
 import type { UsagePeriod } from './period.ts'
 import { recentHistory } from './history.ts'
+import { createTeamQuota } from './team-quota.ts'
+import type { TeamCounters, TeamQuota } from './team-quota.ts'
 
 /**
  * The longest an answer may stream: the BFF stops it there (upstream_timeout), so a hold older
@@ -26,11 +28,18 @@ export const abandonedAfterMs = MAX_ANSWER_MS + 60 * 1000
 export interface UsageCounters {
   used: number
   reserved: number
+  /** For a team hold: the pool and the member's share (used and reserved above are the share). */
+  team?: TeamCounters
 }
 
 export type Reservation =
   | { ok: true; id: string; tokens: number; counters: UsageCounters }
-  | { ok: false; counters: UsageCounters }
+  | {
+      ok: false
+      counters: UsageCounters
+      /** The conversation is in a workspace: its send holds from the team's pool instead. */
+      inWorkspace?: true
+    }
 
 /** A conversation whose history a send holds tokens for, read as the store reads it. */
 export interface HistoryHold {
@@ -66,6 +75,11 @@ export interface Quota {
    * one user's, or everyone's with null. The tokens released.
    */
   releaseStale(userId: string | null, olderThanMs: number): Promise<number>
+  /**
+   * The holds of team workspaces (team-quota.ts). A team hold is settled by `settle` like any
+   * other; the sweep (`releaseStale(null, …)`) releases team holds too.
+   */
+  team: TeamQuota
 }
 
 const countersOf = (row: Pick<AssistantUsageRow, 'used_tokens' | 'reserved_tokens'>) => ({
@@ -103,6 +117,13 @@ const reserveStatement = reusableStatement(
             raw<number>`(${values.tokens}::int + coalesce(sum(${MESSAGE_OVERHEAD_BOUND}::int + octet_length(history.content)), 0))::int`.as(
               'tokens',
             ),
+          )
+          // A conversation in a workspace holds from its pool (team-quota.ts), never from here:
+          // one primary-key lookup, so the personal send keeps its one statement.
+          .select(
+            raw<boolean>`exists (select 1 from public.assistant_conversations c where c.id = ${values.conversationId}::uuid and c.workspace_id is not null)`.as(
+              'in_workspace',
+            ),
           ),
       )
       .with('reserved', (db) =>
@@ -116,6 +137,7 @@ const reserveStatement = reusableStatement(
           }))
           .where('user_id', '=', values.userId)
           .where('period_start', '=', values.periodStart)
+          .where('need.in_workspace', '=', false)
           .where((eb) =>
             eb(
               eb(eb('used_tokens', '+', eb.ref('reserved_tokens')), '+', eb.ref('need.tokens')),
@@ -140,8 +162,14 @@ const reserveStatement = reusableStatement(
               ]),
           ),
       )
-      .selectFrom('reserved')
-      .select(['used_tokens', 'reserved_tokens', 'tokens']),
+      .selectFrom('need')
+      .leftJoin('reserved', (join) => join.onTrue())
+      .select([
+        'need.in_workspace',
+        'reserved.used_tokens',
+        'reserved.reserved_tokens',
+        'reserved.tokens',
+      ]),
 )
 
 /**
@@ -170,7 +198,13 @@ export function createQuota(sql: Sql, options: { abandonedAfterMs?: number } = {
       messages: history?.bounds.messages ?? 0,
       chars: history?.bounds.chars ?? 0,
     })
-    return rows[0]
+    const row = rows[0]
+    if (row === undefined) throw new Error('the hold statement returned no row')
+    if (row.in_workspace) return 'in_workspace' as const
+    const { used_tokens, reserved_tokens, tokens: held } = row
+    return used_tokens === null || reserved_tokens === null || held === null
+      ? undefined
+      : { used_tokens, reserved_tokens, tokens: held }
   }
 
   const createRow = async (userId: string, period: UsagePeriod, limit: number) => {
@@ -196,25 +230,54 @@ export function createQuota(sql: Sql, options: { abandonedAfterMs?: number } = {
     return row === undefined ? none : countersOf(row)
   }
 
+  const team = createTeamQuota(sql, { abandonedAfterMs: abandonedAfter })
+  // Team holds taken by this process: their settlement goes straight to the pool's function.
+  // (One taken elsewhere is still found: a personal settle that finds nothing tries the pool's.)
+  const teamHolds = new Set<string>()
+  const settleTeam = async (reservationId: string, tokens: number, tx: SqlQueryable) => {
+    const settled = await team.settle(reservationId, tokens, tx)
+    teamHolds.delete(reservationId)
+    if (settled === null) return null
+    return { used: settled.member.used, reserved: settled.member.reserved, team: settled }
+  }
+
   const quota: Quota = {
+    team: {
+      ...team,
+      async reserve(input) {
+        const reservation = await team.reserve(input)
+        if (reservation.ok) teamHolds.add(reservation.id)
+        return reservation
+      },
+    },
+
     async reserve({ userId, period, limit, tokens, history }) {
       const id = crypto.randomUUID()
       const attempt = () => tryReserve(userId, period, limit, tokens, history, id)
       // The hot path is the one statement; the rest runs only for a month's first answer, or
       // when the answer does not fit. The second try also covers a parallel request that
       // created the month's row first (our insert then did nothing).
-      let row = await attempt()
+      const first = await attempt()
+      if (first === 'in_workspace') return { ok: false, counters: none, inWorkspace: true }
+      // A conversation's workspace is set when it is created and never changes: a retry cannot
+      // find it in one when the first try did not.
+      const again = async () => {
+        const row = await attempt()
+        return row === 'in_workspace' ? undefined : row
+      }
+      let row = first
       if (row === undefined) {
         await createRow(userId, period, limit)
-        row = await attempt()
+        row = await again()
       }
       if (row === undefined && (await quota.releaseStale(userId, abandonedAfter)) > 0)
-        row = await attempt()
+        row = await again()
       if (row === undefined) return { ok: false, counters: await readAsOwner(userId, period) }
       return { ok: true, id, tokens: row.tokens, counters: countersOf(row) }
     },
 
     async settle(reservationId, tokens, tx = sql) {
+      if (teamHolds.has(reservationId)) return settleTeam(reservationId, tokens, tx)
       const charge = Math.max(0, Math.round(tokens))
       const { rows } = await execute(
         queries
@@ -239,7 +302,8 @@ export function createQuota(sql: Sql, options: { abandonedAfterMs?: number } = {
         tx,
       )
       const row = rows[0]
-      return row === undefined ? null : countersOf(row)
+      if (row === undefined) return settleTeam(reservationId, tokens, tx)
+      return countersOf(row)
     },
 
     read: (claims, period) =>
@@ -262,6 +326,7 @@ export function createQuota(sql: Sql, options: { abandonedAfterMs?: number } = {
       ),
 
     async releaseStale(userId, olderThanMs) {
+      const teams = userId === null ? await team.releaseStale(null, olderThanMs) : 0
       const { rows } = await execute(
         queries
           .with('stale', (db) =>
@@ -296,7 +361,7 @@ export function createQuota(sql: Sql, options: { abandonedAfterMs?: number } = {
           .returning('totals.tokens'),
         sql,
       )
-      return rows.reduce((sum, row) => sum + row.tokens, 0)
+      return rows.reduce((sum, row) => sum + row.tokens, teams)
     },
   }
   return quota

@@ -7,12 +7,16 @@ import type { AssistantConversationRow, AssistantMessageRow } from '../../platfo
 export const UNTITLED = 'New conversation'
 /** How long a title made from a first message can be. */
 const DERIVED_TITLE_LENGTH = 60
-export function conversationOf(row: Omit<AssistantConversationRow, 'user_id'>): Conversation {
+export function conversationOf(
+  row: Pick<AssistantConversationRow, 'id' | 'title' | 'created_at' | 'updated_at'> &
+    Partial<Pick<AssistantConversationRow, 'shared'>>,
+): Conversation {
   return {
     id: row.id,
     title: row.title ?? UNTITLED,
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
+    ...(row.shared === undefined ? {} : { shared: row.shared }),
   }
 }
 

@@ -17,6 +17,8 @@ import type { AssistantDeps, PreparedSend, Sender } from './send.ts'
 import type { AssistantStore } from './store.ts'
 import { titleFrom } from './store.ts'
 import { usageOf } from './usage-events.ts'
+import { isReadable, readOnly } from './conversation-sharing.ts'
+import { createTeamSendChecks } from './team-send-checks.ts'
 
 export interface SendInput {
   conversationId: string
@@ -33,6 +35,7 @@ export function createSendChecks(
   const { model, clock, logger, settings, store, quota } = deps
   const limiters = deps.limiters ?? localLimiters(clock)
   const limiter = limiters({ name: 'chat', limit: settings.ratePerMinute, windowMs: 60_000 })
+  const team = createTeamSendChecks(deps)
 
   /** Gives back a hold nothing was sent for. */
   async function releaseHold(reservationId: string, requestId: string): Promise<void> {
@@ -78,7 +81,17 @@ export function createSendChecks(
     }
     if (entitlements.status === 'rejected') return refuse(entitlements.reason)
     if (loaded.status === 'rejected') return refuse(loaded.reason)
-    if (loaded.value === null) return refuse(new ApiError('not_found'))
+    if (loaded.value === null)
+      return refuse(
+        (await isReadable(deps.sql, sender.claims, input.conversationId))
+          ? readOnly()
+          : new ApiError('not_found'),
+      )
+    if (loaded.value.workspaceId !== null) {
+      // A workspace's conversation: the personal hold was not taken (quota.ts); the pool's is.
+      if (taken !== null) await releaseHold(taken.id, input.requestId)
+      return team.hold(sender, input, { ...loaded.value, workspaceId: loaded.value.workspaceId })
+    }
     if (reserved.status === 'rejected') throw reserved.reason
     const messages: PromptMessage[] = [system, ...loaded.value.history, question]
     const limit = entitlements.value.monthlyTokens
@@ -179,7 +192,7 @@ export function createSendChecks(
       const quotaRefusal =
         held.status === 'rejected' &&
         held.reason instanceof ApiError &&
-        held.reason.code === 'quota_exceeded'
+        ['quota_exceeded', 'member_cap_reached', 'team_quota_exceeded'].includes(held.reason.code)
       if (held.status === 'rejected' && !quotaRefusal) throw held.reason
       const refusal =
         flagged.status === 'rejected'

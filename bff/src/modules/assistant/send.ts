@@ -48,6 +48,8 @@ export interface AssistantDeps {
 export interface Sender {
   userId: string
   claims: UserClaims
+  /** The session, whose current workspace lists and new conversations are scoped to. */
+  sessionId?: string
 }
 
 /** Where an answer's events go: the SSE stream of the request. */

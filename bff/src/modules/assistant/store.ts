@@ -11,6 +11,7 @@ import type { PromptMessage } from './estimate.ts'
 import { recentHistory } from './history.ts'
 import { abandonedAfterMs } from './quota.ts'
 import { chatMessageOf, conversationOf, interrupted, messageColumns } from './rows.ts'
+import { authorNames, withAuthor } from './conversation-sharing.ts'
 
 export { chatMessageOf, conversationOf, titleFrom, UNTITLED } from './rows.ts'
 
@@ -43,10 +44,20 @@ export interface FinishedAnswer {
 }
 
 export interface AssistantStore {
-  createConversation(claims: UserClaims, title: string | null): Promise<Conversation>
+  /** A new conversation in the workspace (null: the author's personal one). */
+  createConversation(
+    claims: UserClaims,
+    title: string | null,
+    workspaceId?: string | null,
+  ): Promise<Conversation>
+  /**
+   * One workspace's conversations (null: personal): the caller's own, and in a team the ones its
+   * other members shared (with `sharedBy`).
+   */
   listConversations(
     claims: UserClaims,
     page: { limit: number; cursor: ConversationCursor | null },
+    workspaceId?: string | null,
   ): Promise<{ conversations: Conversation[]; next: ConversationCursor | null }>
   renameConversation(claims: UserClaims, id: string, title: string): Promise<Conversation | null>
   deleteConversation(claims: UserClaims, id: string): Promise<boolean>
@@ -62,7 +73,12 @@ export interface AssistantStore {
     claims: UserClaims,
     id: string,
     bounds: { messages: number; chars: number },
-  ): Promise<{ conversation: StoredConversation; history: PromptMessage[] } | null>
+  ): Promise<{
+    conversation: StoredConversation
+    history: PromptMessage[]
+    /** The workspace it belongs to; null: the author's personal one. */
+    workspaceId: string | null
+  } | null>
   /**
    * Stores the user's message and the answer's placeholder (`streaming`) as given, names an
    * untitled conversation `title` and moves it to the top of the list; `not_found` when the
@@ -87,7 +103,7 @@ export interface AssistantStore {
 
 const cursorAt = raw<string>`to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
 
-const conversationColumns = ['id', 'title', 'created_at', 'updated_at'] as const
+const conversationColumns = ['id', 'title', 'created_at', 'updated_at', 'shared'] as const
 
 /** The conversation and its history for a send (compiled once: it runs before every answer). */
 const loadForSendStatement = reusableStatement(
@@ -99,6 +115,7 @@ const loadForSendStatement = reusableStatement(
         'conversation.title',
         'conversation.created_at',
         'conversation.updated_at',
+        'conversation.workspace_id',
         jsonArrayFrom(recentHistory(values.id, values.userId, values)).as('history'),
       ])
       .where('conversation.id', '=', values.id)
@@ -113,20 +130,20 @@ export function createAssistantStore(
   options: { abandonedAfterMs?: number } = {},
 ): AssistantStore {
   const abandonedAfter = options.abandonedAfterMs ?? abandonedAfterMs
-  const selectConversation = (claims: UserClaims, id: string) =>
+  // RLS decides: the caller's own, or one shared with a workspace of theirs (read-only).
+  const selectConversation = (id: string) =>
     queries
       .selectFrom('assistant_conversations')
-      .select(conversationColumns)
+      .select([...conversationColumns, 'user_id'])
       .where('id', '=', id)
-      .where('user_id', '=', claims.sub)
 
   return {
-    createConversation: (claims, title) =>
+    createConversation: (claims, title, workspaceId = null) =>
       withUser(sql, claims, async (tx) => {
         const { rows } = await execute(
           queries
             .insertInto('assistant_conversations')
-            .values({ user_id: claims.sub, title })
+            .values({ user_id: claims.sub, title, workspace_id: workspaceId })
             .returning(conversationColumns),
           tx,
         )
@@ -135,17 +152,24 @@ export function createAssistantStore(
         return conversationOf(row)
       }),
 
-    listConversations: (claims, page) =>
-      withUser(
+    listConversations: async (claims, page, workspaceId = null) => {
+      const { rows } = await withUser(
         sql,
         claims,
         async (tx) => {
           const { cursor } = page
-          const { rows } = await execute(
+          return execute(
             queries
               .selectFrom('assistant_conversations')
-              .select([...conversationColumns, cursorAt.as('cursor_at')])
-              .where('user_id', '=', claims.sub)
+              .select([...conversationColumns, 'user_id', cursorAt.as('cursor_at')])
+              .$if(workspaceId === null, (query) =>
+                query.where('user_id', '=', claims.sub).where('workspace_id', 'is', null),
+              )
+              .$if(workspaceId !== null, (query) =>
+                query
+                  .where('workspace_id', '=', workspaceId)
+                  .where((eb) => eb.or([eb('user_id', '=', claims.sub), eb('shared', '=', true)])),
+              )
               .$if(cursor !== null, (query) =>
                 query.where(
                   // Sent as text: postgres.js would turn a timestamptz parameter into a Date and
@@ -158,18 +182,23 @@ export function createAssistantStore(
               .limit(page.limit + 1),
             tx,
           )
-          const shown = rows.slice(0, page.limit)
-          const last = shown[shown.length - 1]
-          return {
-            conversations: shown.map(conversationOf),
-            next:
-              rows.length > page.limit && last !== undefined
-                ? { at: last.cursor_at, id: last.id }
-                : null,
-          }
         },
         readOnly,
-      ),
+      )
+      const shown = rows.slice(0, page.limit)
+      const last = shown[shown.length - 1]
+      // Names of the other members who shared, read after the user's transaction (the BFF's own
+      // connection; on PGlite, a statement outside a transaction waits for it to end).
+      const others = shown.map((row) => row.user_id).filter((id) => id !== claims.sub)
+      const authors = await authorNames(sql, others)
+      return {
+        conversations: shown.map((row) => withAuthor(row, claims.sub, authors)),
+        next:
+          rows.length > page.limit && last !== undefined
+            ? { at: last.cursor_at, id: last.id }
+            : null,
+      }
+    },
 
     renameConversation: (claims, id, title) =>
       withUser(sql, claims, async (tx) => {
@@ -198,12 +227,12 @@ export function createAssistantStore(
         return rowCount > 0
       }),
 
-    listMessages: (claims, id) =>
-      withUser(
+    listMessages: async (claims, id) => {
+      const found = await withUser(
         sql,
         claims,
         async (tx) => {
-          const conversation = (await execute(selectConversation(claims, id), tx)).rows[0]
+          const conversation = (await execute(selectConversation(id), tx)).rows[0]
           if (conversation === undefined) return null
           const { rows } = await execute(
             queries
@@ -215,15 +244,24 @@ export function createAssistantStore(
               .limit(MESSAGE_LIST_LIMIT),
             tx,
           )
-          return {
-            conversation: conversationOf(conversation),
-            messages: rows
-              .reverse()
-              .map(({ abandoned, ...row }) => chatMessageOf(abandoned ? interrupted(row) : row)),
-          }
+          return { conversation, rows }
         },
         readOnly,
-      ),
+      )
+      if (found === null) return null
+      const { conversation, rows } = found
+      // Another member's shared conversation names its author (read after the user's transaction).
+      const authors =
+        conversation.user_id === claims.sub
+          ? new Map<string, string>()
+          : await authorNames(sql, [conversation.user_id])
+      return {
+        conversation: withAuthor(conversation, claims.sub, authors),
+        messages: rows
+          .reverse()
+          .map(({ abandoned, ...row }) => chatMessageOf(abandoned ? interrupted(row) : row)),
+      }
+    },
 
     loadForSend: (claims, id, bounds) =>
       withUser(
@@ -241,6 +279,7 @@ export function createAssistantStore(
           if (row === undefined) return null
           return {
             conversation: { ...conversationOf(row), title: row.title },
+            workspaceId: row.workspace_id,
             history: row.history
               .map((message): PromptMessage => ({ role: message.role, content: message.content }))
               .reverse(),

@@ -8,14 +8,32 @@ import type { EventBus } from '../events/event-outbox.ts'
 import type { UsagePeriod } from './period.ts'
 import type { UsageCounters } from './quota.ts'
 
-/** The usage as `GET /api/assistant/usage` and the `assistant.usage` live event give it. */
+/**
+ * The usage as `GET /api/assistant/usage` and the `assistant.usage` live event give it. In a team
+ * (counters with `team`), the top-level numbers are the member's, and the limit what their cap
+ * and the pool still let them use: the meter reads the same either way.
+ */
 export function usageOf(counters: UsageCounters, limit: number, period: UsagePeriod): Usage {
-  return {
+  const base = {
     used: counters.used,
     reserved: counters.reserved,
     limit,
     periodStart: period.start.toISOString(),
     periodEnd: period.end.toISOString(),
+  }
+  const team = counters.team
+  if (team === undefined) return base
+  const { member, pool } = team
+  const poolLeft = Math.max(0, pool.limit - pool.used - pool.reserved)
+  const capLeft =
+    member.cap === null ? poolLeft : Math.max(0, member.cap - member.used - member.reserved)
+  return {
+    ...base,
+    used: member.used,
+    reserved: member.reserved,
+    limit: member.used + member.reserved + Math.min(poolLeft, capLeft),
+    member: { ...member },
+    pool: { ...pool },
   }
 }
 

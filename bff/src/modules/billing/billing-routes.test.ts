@@ -98,6 +98,7 @@ describe('POST /api/billing/checkout', () => {
 
   it('sends the browser to Stripe with return addresses on the public origin', async () => {
     const { browser, userId } = await t.user(email('urls'))
+    const workspaceId = await t.createTeam(browser)
     const response = await browser.send('POST', '/api/billing/checkout', { plan: 'team' })
     expect(response.status).toBe(200)
     const { url } = await jsonOf<{ url: string }>(response)
@@ -111,6 +112,9 @@ describe('POST /api/billing/checkout', () => {
     expect(session.cancel_url).toBe('http://app.tessera.test/billing/plans?checkout=cancelled')
     expect(session.client_reference_id).toBe(userId)
     expect(session.line_items?.data[0]?.price?.lookup_key).toBe('tessera_team_monthly')
+    // A team of one pays for the plan's minimum of two seats; the subscription names the team.
+    expect(session.line_items?.data[0]?.quantity).toBe(2)
+    expect(session.metadata).toMatchObject({ workspace_id: workspaceId, plan: 'team' })
     const customer = await t.stripe.customers.retrieve(String(session.customer))
     expect(customer).toMatchObject({ metadata: { user_id: userId } })
   })
@@ -132,8 +136,9 @@ describe('POST /api/billing/checkout', () => {
       limit: 10,
     })
     expect(sessions.data).toHaveLength(1)
-    // A third click later, for the other plan, still uses the same customer.
-    const other = await browser.send('POST', '/api/billing/checkout', { plan: 'team' })
+    // A third click later, for the other plan (in a team), still uses the same customer.
+    const workspaceId = await t.createTeam(browser)
+    const other = await browser.send('POST', '/api/billing/checkout', { plan: 'team', workspaceId })
     expect(other.status).toBe(200)
     expect((await t.stripe.customers.list({ email: address, limit: 10 })).data).toHaveLength(1)
   })
@@ -142,7 +147,7 @@ describe('POST /api/billing/checkout', () => {
     const { browser } = await t.user(email('twice'))
     await t.subscribe(browser, 'pro')
     await t.webhooksSettled()
-    const response = await browser.send('POST', '/api/billing/checkout', { plan: 'team' })
+    const response = await browser.send('POST', '/api/billing/checkout', { plan: 'pro' })
     expect(response.status).toBe(409)
     expect((await codeOf(response)).code).toBe('already_subscribed')
   })

@@ -3,8 +3,14 @@ import {
   checkoutBodySchema,
   checkoutSessionIdSchema,
   reconcileBodySchema,
+  seatPreviewQuerySchema,
 } from '@tessera/contracts'
-import type { CheckoutStatus, PlansResponse, RedirectResponse } from '@tessera/contracts'
+import type {
+  CheckoutStatus,
+  PlansResponse,
+  RedirectResponse,
+  SeatPreview,
+} from '@tessera/contracts'
 import { Hono } from 'hono'
 import type { MiddlewareHandler } from 'hono'
 import { validator } from 'hono/validator'
@@ -42,6 +48,7 @@ const userOf = (session: ActiveSession): BillingUser => ({
   userId: session.userId,
   email: session.user.email,
   claims: session.claims,
+  sessionId: session.id,
 })
 
 /** A POST that takes no input: no body, or an empty JSON object. */
@@ -90,20 +97,44 @@ export function billingRoutes(deps: BillingRouteDeps) {
       .get('/plans', async (c) => {
         c.header('Vary', 'Cookie')
         const session = await c.var.auth.current()
-        const current = session === null ? null : (await billing.entitlements(session.claims)).plan
+        const current =
+          session === null ? null : (await billing.entitlementsOfSession(session)).plan
         const body: PlansResponse = { plans: billing.plans(), current }
         return c.json(body, 200)
       })
       .get('/subscription', async (c) => {
         const session = await c.var.auth.require()
-        return c.json(await billing.subscription(session.claims), 200)
+        // The session's current workspace: a team's subscription as the caller's role sees it.
+        const workspaceId = await billing.currentWorkspaceOf(session)
+        return c.json(await billing.subscription(session.claims, workspaceId), 200)
       })
       .post('/checkout', requireJson(), jsonBody(checkoutBodySchema), async (c) => {
-        const { plan } = c.req.valid('json')
+        const { plan, workspaceId } = c.req.valid('json')
         const session = await c.var.auth.require()
-        const body: RedirectResponse = await billing.startCheckout(userOf(session), plan)
+        const body: RedirectResponse = await billing.startCheckout(
+          userOf(session),
+          plan,
+          workspaceId,
+        )
         return c.json(body, 200)
       })
+      // What the current team's next invoice would be with `quantity` seats (owners, admins).
+      .get(
+        '/seats/preview',
+        validator('query', (value) => {
+          const parsed = seatPreviewQuerySchema.safeParse(value)
+          if (!parsed.success) throw validationFailed(parsed.error)
+          return parsed.data
+        }),
+        async (c) => {
+          const session = await c.var.auth.require()
+          const body: SeatPreview = await billing.previewSeats(
+            session,
+            c.req.valid('query').quantity,
+          )
+          return c.json(body, 200)
+        },
+      )
       .get(
         '/checkout/:sessionId',
         validator('param', (value) => {

@@ -46,7 +46,8 @@ function updatesOf(customerId: string) {
 describe('seats: the stored subscription follows its quantity', () => {
   it('stores the seats a webhook brings', async () => {
     const { userId, subscriptionId } = await teamUser('seats-webhook')
-    expect(await storedQuantity(userId)).toBe(1)
+    // A team of one is bought with the plan's minimum of two seats.
+    expect(await storedQuantity(userId)).toBe(2)
     await setSeatQuantity(t.stripe, subscriptionId, 3, `seats-${subscriptionId}-3`)
     await t.webhooksSettled()
     expect(await storedQuantity(userId)).toBe(3)
@@ -85,16 +86,24 @@ describe('seats: the stored subscription follows its quantity', () => {
     t.emulator.control.pauseWebhooks()
     try {
       await setSeatQuantity(t.stripe, subscriptionId, 5, `seats-${subscriptionId}-5`)
-      expect(await storedQuantity(userId)).toBe(1)
+      expect(await storedQuantity(userId)).toBe(2)
       const { report } = await reconcileBilling({ sql: t.db, stripe: t.stripe })
-      const drift = report.drift.find((entry) => entry.subscriptionId === subscriptionId)
+      const drift = report.drift.find(
+        (entry) =>
+          entry.subscriptionId === subscriptionId && entry.kind === 'subscription_mismatch',
+      )
       expect(drift).toMatchObject({ customerId, fixed: true })
-      expect(drift?.fields).toContainEqual({ field: 'quantity', stored: '1', stripe: '5' })
+      expect(drift?.fields).toContainEqual({ field: 'quantity', stored: '2', stripe: '5' })
       expect(await storedQuantity(userId)).toBe(5)
+      // Five seats for a team of one: reconcile also sets them back to the member count.
+      const seats = report.drift.find(
+        (entry) => entry.subscriptionId === subscriptionId && entry.kind === 'seat_mismatch',
+      )
+      expect(seats).toMatchObject({ seats: { quantity: 5, members: 1, target: 2 }, fixed: true })
     } finally {
       t.emulator.control.resumeWebhooks()
       await t.webhooksSettled()
     }
-    expect(await storedQuantity(userId)).toBe(5)
+    expect(await storedQuantity(userId)).toBe(2)
   })
 })

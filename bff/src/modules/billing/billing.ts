@@ -4,7 +4,6 @@ import {
   ApiError,
   ENTITLEMENTS_EVENT_TYPE,
   SUBSCRIPTION_EVENT_TYPE,
-  planList,
   plans,
 } from '@tessera/contracts'
 import type {
@@ -13,6 +12,7 @@ import type {
   PlanId,
   PlanView,
   RedirectResponse,
+  SeatPreview,
   SubscriptionResponse,
 } from '@tessera/contracts'
 import type { Sql, SqlQueryable } from '@tessera/db/sql'
@@ -27,18 +27,23 @@ import { createLiveEvent } from '../events/event-hub.ts'
 import type { EventBus } from '../events/event-outbox.ts'
 import { createRecentCache } from '../../platform/recent-cache.ts'
 import { createCheckout } from './checkout.ts'
-import type { BillingUser } from './checkout.ts'
+import type { BillingSession, BillingUser } from './checkout.ts'
 
-export type { BillingUser } from './checkout.ts'
+export type { BillingSession, BillingUser } from './checkout.ts'
 export { CHECKOUT_REUSE_MS } from './checkout.ts'
+export { planViews } from './subscription-state.ts'
 import { reconcileBilling } from './reconcile.ts'
 import type { ReconcileReport } from './reconcile.ts'
 import { subscriptionsOfUser } from './store.ts'
+import { createTeamBilling } from './team-billing.ts'
+import { personalEntitlements } from './team-state.ts'
+import { currentWorkspaceOfSession, personalWorkspaceId } from './team-store.ts'
 import { callStripe, toUpstreamError } from './stripe-client.ts'
 import type { StripeClients } from './stripe-client.ts'
 import {
-  currentSubscription,
   entitlementsOfState,
+  personalSubscription,
+  planViews,
   stateOfRow,
   subscriptionResponseOf,
 } from './subscription-state.ts'
@@ -66,34 +71,47 @@ export interface BillingDeps {
   webhookSecret: string
   /** How long a user's subscription read is kept in memory (as /api/me's profile read). */
   cacheMs?: number
+  /** Delays before each retry of a seat change that failed transiently (ms). */
+  seatRetryDelaysMs?: readonly number[]
 }
 
 export interface Billing {
   plans(): PlanView[]
-  /** The user's current subscription and entitlements. */
-  subscription(claims: UserClaims): Promise<SubscriptionResponse>
-  entitlements(claims: UserClaims): Promise<Entitlements>
-  startCheckout(user: BillingUser, plan: Exclude<PlanId, 'free'>): Promise<RedirectResponse>
+  /**
+   * The subscription and entitlements of a workspace of the user: a team's as their role sees
+   * it; their personal one for their personal workspace, one they are not a member of, or none
+   * named (then without `entitlements.workspace`, as before workspaces).
+   */
+  subscription(claims: UserClaims, workspaceId?: string | null): Promise<SubscriptionResponse>
+  entitlements(claims: UserClaims, workspaceId?: string | null): Promise<Entitlements>
+  /** The entitlements of the session's current workspace (what /api/me reports). */
+  entitlementsOfSession(session: BillingSession): Promise<Entitlements>
+  /** The session's current workspace (its chosen one while a member, else personal). */
+  currentWorkspaceOf(session: BillingSession): Promise<string | null>
+  /**
+   * Pro for the buyer's personal workspace; Team for a team workspace (`workspaceId`, else the
+   * session's current one) whose owner or admin the buyer is, with a seat per member (min 2).
+   */
+  startCheckout(
+    user: BillingUser,
+    plan: Exclude<PlanId, 'free'>,
+    workspaceId?: string,
+  ): Promise<RedirectResponse>
   checkoutStatus(user: BillingUser, sessionId: string): Promise<CheckoutStatus>
   openPortal(user: BillingUser): Promise<RedirectResponse>
   /** Verifies and applies a webhook delivery; throws `webhook_signature_invalid` or a failure. */
   receiveWebhook(raw: string, signature: string): Promise<WebhookResult & { eventId: string }>
   /** Re-syncs everything from Stripe; one run at a time (`conflict` while one is running). */
   reconcile(options?: { dryRun?: boolean }): Promise<ReconcileReport>
+  /** The workspaces' `onMembersChanged` seam: a team's seats follow its members. */
+  onMembersChanged(workspaceId: string): Promise<void>
+  /** Resolves when no seat change (nor its retries) is under way here, in this BFF. */
+  seatsSettled(): Promise<void>
+  /** The invite hook: 409 `seat_confirmation_required` past the paid seats, unless confirmed. */
+  checkInviteSeat(tx: SqlQueryable, workspaceId: string, confirmed: boolean): Promise<void>
+  /** The next invoice of the session's current team with `quantity` seats (owners, admins). */
+  previewSeats(session: BillingSession, quantity: number): Promise<SeatPreview>
 }
-
-export const planViews: PlanView[] = planList.map((plan) => ({
-  id: plan.id,
-  name: plan.name,
-  tagline: plan.tagline,
-  monthlyPrice: plan.monthlyPrice,
-  perSeat: plan.perSeat,
-  minSeats: plan.minSeats,
-  currency: plan.currency,
-  monthlyTokens: plan.limits.monthlyTokens,
-  models: [...plan.limits.models],
-  features: [...plan.features],
-}))
 
 // Web Crypto, the signing secret imported once (not on every delivery as the SDK's provider does).
 const webhookCrypto = createWebhookCryptoProvider()
@@ -115,7 +133,7 @@ export function createBilling(deps: BillingDeps): Billing {
     const kept = await cache.getOrLoad(claims.sub, async () => {
       // As the user: RLS decides which rows they reach.
       const rows = await withUser(sql, claims, (tx) => subscriptionsOfUser(tx, claims.sub))
-      return { current: currentSubscription(rows.map(stateOfRow)) }
+      return { current: personalSubscription(rows.map(stateOfRow)) }
     })
     return kept?.current ?? null
   }
@@ -130,16 +148,24 @@ export function createBilling(deps: BillingDeps): Billing {
    * transaction when it has one (a webhook), else in statements of their own right after.
    */
   const publishChange = async (change: BillingChange, tx?: SqlQueryable): Promise<void> => {
+    for (const workspaceId of change.workspaceIds) await team.publishTeam(workspaceId, tx)
     const before = subscriptionResponseOf(change.before)
     const after = subscriptionResponseOf(change.after)
-    const topic = userTopic(change.userId)
     await invalidations?.publish({ cache: 'subscriptions', userId: change.userId }, tx)
-    if (JSON.stringify(before) !== JSON.stringify(after))
+    const subscriptionChanged = JSON.stringify(before) !== JSON.stringify(after)
+    const entitlementsChanged =
+      JSON.stringify(before.entitlements) !== JSON.stringify(after.entitlements)
+    if (!subscriptionChanged && !entitlementsChanged) return
+    // The personal workspace named, so tabs working in a team ignore it (and the reverse).
+    const personal = await personalWorkspaceId(tx ?? sql, change.userId)
+    if (personal !== null) after.entitlements = personalEntitlements(after.entitlements, personal)
+    const topic = userTopic(change.userId)
+    if (subscriptionChanged)
       await bus.publish(
         { topic, event: createLiveEvent(SUBSCRIPTION_EVENT_TYPE, after, clock) },
         tx,
       )
-    if (JSON.stringify(before.entitlements) !== JSON.stringify(after.entitlements)) {
+    if (entitlementsChanged) {
       await bus.publish(
         {
           topic,
@@ -174,6 +200,34 @@ export function createBilling(deps: BillingDeps): Billing {
     return price.id
   }
 
+  const team = createTeamBilling({
+    sql,
+    stripe: stripe.background,
+    interactive: stripe.interactive,
+    bus,
+    clock,
+    logger,
+    ...(deps.seatRetryDelaysMs === undefined ? {} : { retryDelaysMs: deps.seatRetryDelaysMs }),
+  })
+
+  const entitlements = async (
+    claims: UserClaims,
+    workspaceId?: string | null,
+  ): Promise<Entitlements> => {
+    const personal = entitlementsOfState(await readCurrent(claims))
+    if (workspaceId === undefined || workspaceId === null) return personal
+    const found = await team.entitlements(claims, workspaceId)
+    if (found !== null && found !== 'personal') return found
+    const personalId =
+      found === 'personal' ? workspaceId : await personalWorkspaceId(sql, claims.sub)
+    return personalId === null ? personal : personalEntitlements(personal, personalId)
+  }
+
+  const currentWorkspace = (session: BillingSession) =>
+    currentWorkspaceOfSession(sql, session.id, session.userId)
+  const currentWorkspaceOf = async (session: BillingSession) =>
+    (await currentWorkspace(session))?.id ?? null
+
   const checkout = createCheckout({
     sql,
     stripe,
@@ -184,20 +238,58 @@ export function createBilling(deps: BillingDeps): Billing {
       cache.delete(claims.sub)
       return readCurrent(claims)
     },
+    entitlementsIn: entitlements,
   })
 
   return {
     plans: () => planViews,
 
-    async subscription(claims) {
+    async subscription(claims, workspaceId) {
+      if (workspaceId !== undefined && workspaceId !== null) {
+        const found = await team.subscription(claims, workspaceId)
+        if (found !== null && found !== 'personal') return found
+      }
       return subscriptionResponseOf(await readCurrent(claims))
     },
 
-    async entitlements(claims) {
-      return entitlementsOfState(await readCurrent(claims))
+    entitlements,
+
+    async entitlementsOfSession(session) {
+      const current = await currentWorkspace(session)
+      // The personal workspace needs no read of a team's (the common case: one round trip less).
+      if (current?.kind === 'personal')
+        return personalEntitlements(
+          entitlementsOfState(await readCurrent(session.claims)),
+          current.id,
+        )
+      return entitlements(session.claims, current?.id ?? null)
     },
 
-    startCheckout: checkout.startCheckout,
+    currentWorkspaceOf,
+
+    async startCheckout(user, plan, workspaceId) {
+      if (!plans[plan].perSeat) {
+        await team.personalCheckout(user.userId, workspaceId)
+        return checkout.startCheckout(user, plan)
+      }
+      const { sessionId } = user
+      const target =
+        workspaceId ??
+        (sessionId === undefined ? null : await currentWorkspaceOf({ id: sessionId, ...user }))
+      return checkout.startCheckout(user, plan, await team.teamCheckout(user.userId, target))
+    },
+
+    onMembersChanged: (workspaceId) => team.membersChanged(workspaceId),
+    seatsSettled: () => team.settled(),
+    checkInviteSeat: (tx, workspaceId, confirmed) =>
+      team.checkInviteSeat(tx, workspaceId, confirmed),
+
+    async previewSeats(session, quantity) {
+      const workspaceId = await currentWorkspaceOf(session)
+      if (workspaceId === null) throw new ApiError('not_found')
+      return team.previewSeats(session.userId, workspaceId, quantity)
+    },
+
     checkoutStatus: checkout.checkoutStatus,
     openPortal: checkout.openPortal,
 

@@ -3,13 +3,13 @@
  * user (never a kept read), one customer per user, and is confirmed only by a stored webhook.
  */
 import { ApiError, checkoutStatusSchema, planIdSchema } from '@tessera/contracts'
-import type { CheckoutStatus, PlanId, RedirectResponse } from '@tessera/contracts'
+import type { CheckoutStatus, Entitlements, PlanId, RedirectResponse } from '@tessera/contracts'
 import type { Sql } from '@tessera/db/sql'
 import type Stripe from 'stripe'
 import type { Clock } from '../../platform/clock.ts'
 import { execute, queries } from '../../platform/db/query.ts'
 import type { UserClaims } from '../../platform/db/with-user.ts'
-import { customerOfUser, lockCustomerOfUser } from './store.ts'
+import { customerOfUser, lockCustomerOfUser, subscriptionsOfUser } from './store.ts'
 import { callStripe, isStripeMissing, toUpstreamError } from './stripe-client.ts'
 import type { StripeClients } from './stripe-client.ts'
 import { entitlementsOfState } from './subscription-state.ts'
@@ -23,6 +23,21 @@ export interface BillingUser {
   userId: string
   email: string
   claims: UserClaims
+  /** Their session (whose current workspace a Team checkout is for when none is named). */
+  sessionId?: string
+}
+
+/** A session as billing needs it: whose, and which (its current workspace). */
+export interface BillingSession {
+  id: string
+  userId: string
+  claims: UserClaims
+}
+
+/** A Team checkout: the workspace it pays for and its seats (the checks are the caller's). */
+export interface TeamPurchase {
+  workspaceId: string
+  quantity: number
 }
 
 export function createCheckout(deps: {
@@ -33,16 +48,28 @@ export function createCheckout(deps: {
   priceOf(plan: Exclude<PlanId, 'free'>): Promise<string>
   /** The user's subscription read from the database now, not from memory. */
   readFresh(claims: UserClaims): Promise<SubscriptionState | null>
+  /** The entitlements a confirmed checkout shows: the team's for a team purchase. */
+  entitlementsIn?(claims: UserClaims, workspaceId: string): Promise<Entitlements>
 }) {
   const { sql, stripe, clock, publicOrigin, priceOf } = deps
   return {
     async startCheckout(
       user: BillingUser,
       plan: Exclude<PlanId, 'free'>,
+      team: TeamPurchase | null = null,
     ): Promise<RedirectResponse> {
-      // Fresh from the database, not the kept read: a purchase must not hang on a stale one.
-      if (entitlementsOfState(await deps.readFresh(user.claims)).plan !== 'free')
+      // Fresh from the database, not the kept read: a purchase must not hang on a stale one. A
+      // team's was checked by the caller.
+      if (team === null && entitlementsOfState(await deps.readFresh(user.claims)).plan !== 'free')
         throw new ApiError('already_subscribed')
+      // The subscription's metadata names the team; a personal one names none.
+      const metadata = {
+        user_id: user.userId,
+        plan,
+        ...(team === null ? {} : { workspace_id: team.workspaceId }),
+      }
+      // A second click reuses the session only for the same plan, workspace and seats.
+      const purpose = `${plan}-${team?.workspaceId ?? 'personal'}-${team?.quantity ?? 1}`
       const price = await priceOf(plan)
       const url = await sql.transaction(async (tx) => {
         // The row lock: a second request of this user waits here until the first has committed,
@@ -64,22 +91,23 @@ export function createCheckout(deps: {
         const reuse =
           row.checkout_plan === plan &&
           row.checkout_idempotency_key !== null &&
+          row.checkout_idempotency_key.startsWith(`tessera-checkout-${user.userId}-${purpose}-`) &&
           startedAt !== undefined &&
           clock.now() - startedAt < CHECKOUT_REUSE_MS
         const key = reuse
           ? (row.checkout_idempotency_key ?? '')
-          : `tessera-checkout-${user.userId}-${plan}-${crypto.randomUUID()}`
+          : `tessera-checkout-${user.userId}-${purpose}-${crypto.randomUUID()}`
         const session = await callStripe(() =>
           stripe.interactive.checkout.sessions.create(
             {
               mode: 'subscription',
               customer: customerId,
-              line_items: [{ price, quantity: 1 }],
+              line_items: [{ price, quantity: team?.quantity ?? 1 }],
               success_url: `${publicOrigin}/billing/return?session_id={CHECKOUT_SESSION_ID}`,
               cancel_url: `${publicOrigin}/billing/plans?checkout=cancelled`,
               client_reference_id: user.userId,
-              metadata: { user_id: user.userId, plan },
-              subscription_data: { metadata: { user_id: user.userId, plan } },
+              metadata,
+              subscription_data: { metadata },
             },
             { idempotencyKey: key },
           ),
@@ -130,6 +158,24 @@ export function createCheckout(deps: {
           ? session.subscription
           : (session.subscription?.id ?? null)
       // Confirmed only by what a webhook stored, never by the redirect (nor by Stripe's answer).
+      const workspaceId = session.metadata?.workspace_id
+      if (workspaceId !== undefined && deps.entitlementsIn !== undefined) {
+        const entitlements = await deps.entitlementsIn(user.claims, workspaceId)
+        const stored = (await subscriptionsOfUser(sql, user.userId)).find(
+          (row) => row.stripe_subscription_id === subscriptionId,
+        )
+        const plan = planIdSchema.safeParse(session.metadata?.plan)
+        const status = checkoutStatusSchema.shape.status.safeParse(session.status)
+        return {
+          status: status.success ? status.data : 'open',
+          confirmed:
+            session.status === 'complete' &&
+            stored?.workspace_id === workspaceId &&
+            entitlements.plan !== 'free',
+          plan: plan.success ? plan.data : entitlements.plan,
+          entitlements,
+        }
+      }
       const current = await deps.readFresh(user.claims)
       const entitlements = entitlementsOfState(current)
       const confirmed =

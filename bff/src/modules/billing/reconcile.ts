@@ -17,9 +17,11 @@ import {
   subscriptionsOfUser,
 } from './store.ts'
 import { isStripeMissing } from './stripe-client.ts'
+import { setSeatQuantity } from './seats.ts'
+import { resolveWorkspace, seatTargets, seatsFor } from './team-store.ts'
 import {
-  currentSubscription,
   differences,
+  personalSubscription,
   stateOf,
   stateOfRow,
   stripeSubscriptionSchema,
@@ -53,6 +55,7 @@ const fieldValue = (state: SubscriptionState, field: string): unknown =>
     status: state.status,
     price: state.stripePriceId,
     quantity: state.quantity,
+    workspace: state.workspaceId,
     currentPeriodEnd: state.currentPeriodEnd,
     cancelAt: state.cancelAt,
     canceledAt: state.canceledAt,
@@ -127,7 +130,8 @@ export async function reconcileBilling(
     seen.add(listed.id)
     const parsed = stripeSubscriptionSchema.safeParse(listed)
     if (!parsed.success) continue
-    const state = stateOf(parsed.data)
+    // A metadata workspace that does not exist is stored as none (as webhooks do).
+    const { state } = await resolveWorkspace(sql, stateOf(parsed.data))
     const userId = userOfCustomer.get(state.stripeCustomerId)
     if (userId === undefined) {
       drift.push({
@@ -180,6 +184,8 @@ export async function reconcileBilling(
     item.fixed = change !== null
     if (change !== null) changes.push(change)
   }
+
+  await reconcileSeats(deps, { dryRun, startedAt, drift })
 
   return {
     report: {
@@ -246,11 +252,12 @@ async function repairSubscription(
     const states = rows.map(stateOfRow)
     return {
       userId: customer.user_id,
-      before: currentSubscription(states),
-      after: currentSubscription([
+      before: personalSubscription(states),
+      after: personalSubscription([
         ...states.filter((s) => s.stripeSubscriptionId !== state.stripeSubscriptionId),
         state,
       ]),
+      workspaceIds: teamsOf([existing?.workspace_id ?? null, state.workspaceId]),
     }
   })
 }
@@ -278,10 +285,54 @@ async function removeIfMissing(
     const states = rows.map(stateOfRow)
     return {
       userId: snapshot.user_id,
-      before: currentSubscription(states),
-      after: currentSubscription(
+      before: personalSubscription(states),
+      after: personalSubscription(
         states.filter((state) => state.stripeSubscriptionId !== snapshot.stripe_subscription_id),
       ),
+      workspaceIds: teamsOf([existing.workspace_id]),
     }
   })
+}
+
+const teamsOf = (ids: (string | null)[]): string[] => [
+  ...new Set(ids.filter((id): id is string => id !== null)),
+]
+
+/**
+ * Seats that differ from the member count (a seat change that failed every retry, one made by
+ * hand at Stripe, members who came and went while Stripe was down): set to max(members, the
+ * plan's minimum) at Stripe. The webhook that follows stores the new quantity; a run in the
+ * same minute reuses the key, so two runs never apply it twice.
+ */
+async function reconcileSeats(
+  deps: ReconcileDeps,
+  run: { dryRun: boolean; startedAt: string; drift: Drift[] },
+): Promise<void> {
+  const minute = run.startedAt.slice(0, 16)
+  for (const target of await seatTargets(deps.sql)) {
+    const seats = seatsFor(target.members)
+    if (target.quantity === seats) continue
+    const item: Drift = {
+      kind: 'seat_mismatch',
+      customerId: target.customerId,
+      subscriptionId: target.subscriptionId,
+      userId: target.userId,
+      workspaceId: target.workspaceId,
+      seats: { quantity: target.quantity, members: target.members, target: seats },
+      fixed: false,
+    }
+    run.drift.push(item)
+    if (run.dryRun) continue
+    try {
+      await setSeatQuantity(
+        deps.stripe,
+        target.subscriptionId,
+        seats,
+        `tessera-seats-${target.subscriptionId}-${seats}-reconcile-${minute}`,
+      )
+      item.fixed = true
+    } catch (error) {
+      item.error = error instanceof Error ? error.message : String(error)
+    }
+  }
 }

@@ -36,6 +36,7 @@ const stateOf = (
   plan,
   stripePriceId: `price_${plan}`,
   quantity,
+  workspaceId: null,
   status: 'active',
   currentPeriodEnd: new Date('2026-12-22T00:00:00Z'),
   cancelAt: null,

@@ -184,6 +184,7 @@ function upsertSubscription(userId: string, state: SubscriptionState, versionAt:
     plan: state.plan,
     stripe_price_id: state.stripePriceId,
     quantity: state.quantity,
+    workspace_id: state.workspaceId,
     status: state.status,
     current_period_end: state.currentPeriodEnd,
     cancel_at: state.cancelAt,
@@ -230,6 +231,7 @@ export async function saveSubscriptionForEvent(
     plan: state.plan,
     stripePriceId: state.stripePriceId,
     quantity: state.quantity,
+    workspaceId: state.workspaceId,
     status: state.status,
     currentPeriodEnd: state.currentPeriodEnd,
     cancelAt: state.cancelAt,
@@ -255,6 +257,7 @@ type SaveValues = {
   plan: SubscriptionState['plan']
   stripePriceId: string | null
   quantity: number
+  workspaceId: string | null
   status: SubscriptionState['status']
   currentPeriodEnd: Date | null
   cancelAt: Date | null
@@ -280,6 +283,7 @@ function saveStatement<V extends SaveValues>(
       plan: values.plan,
       stripe_price_id: values.stripePriceId,
       quantity: values.quantity,
+      workspace_id: values.workspaceId,
       status: values.status,
       current_period_end: values.currentPeriodEnd,
       cancel_at: values.cancelAt,

@@ -1,7 +1,13 @@
-import { entitlementsOf, planForLookupKey, subscriptionStatuses } from '@tessera/contracts'
+import {
+  entitlementsOf,
+  planForLookupKey,
+  planList,
+  subscriptionStatuses,
+} from '@tessera/contracts'
 import type {
   Entitlements,
   PlanId,
+  PlanView,
   SubscriptionResponse,
   SubscriptionStatus,
   SubscriptionView,
@@ -22,6 +28,8 @@ export const stripeSubscriptionSchema = z.object({
   cancel_at: z.number().int().nullable().optional(),
   cancel_at_period_end: z.boolean().optional(),
   canceled_at: z.number().int().nullable().optional(),
+  // A team's subscription names its workspace (set by the BFF at checkout).
+  metadata: z.record(z.string(), z.string()).nullable().optional(),
   items: z.object({
     data: z.array(
       z.object({
@@ -44,6 +52,12 @@ export interface SubscriptionState {
   stripePriceId: string | null
   /** The item's quantity: seats of a per-seat plan, 1 otherwise. */
   quantity: number
+  /**
+   * The team workspace it pays for (metadata.workspace_id); null: the buyer's personal one. A
+   * metadata value that is not a workspace's id is dropped before the state is stored
+   * (`resolveWorkspace` in team-store.ts).
+   */
+  workspaceId: string | null
   status: SubscriptionStatus
   currentPeriodEnd: Date | null
   cancelAt: Date | null
@@ -70,6 +84,7 @@ export function stateOf(subscription: StripeSubscription): SubscriptionState {
     plan,
     stripePriceId: item?.price.id ?? null,
     quantity: item?.quantity ?? 1,
+    workspaceId: subscription.metadata?.workspace_id ?? null,
     status: subscription.status,
     currentPeriodEnd: periodEnd,
     // Older API versions leave cancel_at empty when cancelling at the period end.
@@ -89,6 +104,7 @@ export function stateOfRow(row: BillingSubscriptionRow): SubscriptionState {
     plan: row.plan,
     stripePriceId: row.stripe_price_id,
     quantity: row.quantity,
+    workspaceId: row.workspace_id,
     status: row.status,
     currentPeriodEnd: row.current_period_end,
     cancelAt: row.cancel_at,
@@ -106,6 +122,7 @@ export function differences(a: SubscriptionState, b: SubscriptionState): string[
   if (a.status !== b.status) changed.push('status')
   if (a.stripePriceId !== b.stripePriceId) changed.push('price')
   if (a.quantity !== b.quantity) changed.push('quantity')
+  if (a.workspaceId !== b.workspaceId) changed.push('workspace')
   if (time(a.currentPeriodEnd) !== time(b.currentPeriodEnd)) changed.push('currentPeriodEnd')
   if (time(a.cancelAt) !== time(b.cancelAt)) changed.push('cancelAt')
   if (time(a.canceledAt) !== time(b.canceledAt)) changed.push('canceledAt')
@@ -141,6 +158,14 @@ export function currentSubscription<T extends SubscriptionState>(states: readonl
   return best
 }
 
+/**
+ * The subscription of the user's personal workspace: among theirs that pay for no team (a team's
+ * subscription grants its workspace, not its buyer's personal one).
+ */
+export function personalSubscription<T extends SubscriptionState>(states: readonly T[]): T | null {
+  return currentSubscription(states.filter((state) => state.workspaceId === null))
+}
+
 export function entitlementsOfState(state: SubscriptionState | null): Entitlements {
   return entitlementsOf(state === null ? null : { plan: state.plan, status: state.status })
 }
@@ -162,3 +187,17 @@ export function subscriptionResponseOf(current: SubscriptionState | null): Subsc
         }
   return { subscription, entitlements }
 }
+
+/** The plans as `GET /api/billing/plans` shows them. */
+export const planViews: PlanView[] = planList.map((plan) => ({
+  id: plan.id,
+  name: plan.name,
+  tagline: plan.tagline,
+  monthlyPrice: plan.monthlyPrice,
+  perSeat: plan.perSeat,
+  minSeats: plan.minSeats,
+  currency: plan.currency,
+  monthlyTokens: plan.limits.monthlyTokens,
+  models: [...plan.limits.models],
+  features: [...plan.features],
+}))

@@ -15,10 +15,11 @@ import {
   subscriptionsOfUser,
 } from './store.ts'
 import { isStripeMissing } from './stripe-client.ts'
+import { resolveWorkspace } from './team-store.ts'
 import {
-  currentSubscription,
   customerIdOf,
   differences,
+  personalSubscription,
   stateOf,
   stateOfRow,
   stripeSubscriptionSchema,
@@ -28,11 +29,15 @@ import type { SubscriptionState } from './subscription-state.ts'
 /** What a delivery did: a ledger outcome, or `duplicate` for an event already recorded. */
 export type WebhookOutcome = Exclude<BillingEventOutcome, 'received'> | 'duplicate'
 
-/** A user whose stored subscriptions an event changed: their current one before and after. */
+/**
+ * A user whose stored subscriptions an event changed: their personal one before and after, and
+ * the team workspaces whose subscription changed (their members are told).
+ */
 export interface BillingChange {
   userId: string
   before: SubscriptionState | null
   after: SubscriptionState | null
+  workspaceIds: string[]
 }
 
 export interface WebhookResult {
@@ -146,6 +151,24 @@ export async function applyWebhookEvent(
   return result
 }
 
+/** The state with a metadata workspace that does not exist dropped (and logged). */
+async function checkedState(
+  deps: WebhookDeps,
+  tx: SqlQueryable,
+  event: EventEnvelope,
+  state: SubscriptionState,
+): Promise<SubscriptionState> {
+  const resolved = await resolveWorkspace(tx, state)
+  if (resolved.unknown !== null) {
+    deps.logger.warn('stripe webhook: the subscription names a workspace that does not exist', {
+      eventId: event.id,
+      subscriptionId: state.stripeSubscriptionId,
+      workspaceId: resolved.unknown,
+    })
+  }
+  return resolved.state
+}
+
 async function applyToSubscription(
   deps: WebhookDeps,
   tx: SqlQueryable,
@@ -172,13 +195,17 @@ async function applyToSubscription(
   const customer = recorded.customer
   if (customer === null) return settle('unknown_customer', null)
   const { userId } = customer
+  const checked: Target =
+    target.kind === 'state'
+      ? { kind: 'state', state: await checkedState(deps, tx, event, target.state) }
+      : target
   // The rows may be older than a writer the lock waited for (the statement's snapshot came
   // first); the save then refuses (or a same-second agreement asks to be sure), and they are
   // read again, now under the lock, once.
   let rows = customer.subscriptions
   for (let attempt = 1; ; attempt++) {
     const current = attempt > 1
-    const decided = await decideAndSave(deps, tx, event, target, userId, rows, current, settle)
+    const decided = await decideAndSave(deps, tx, event, checked, userId, rows, current, settle)
     if (decided !== 'moved') return decided
     if (attempt >= 2) throw new Error('The subscription row kept changing under the customer lock.')
     rows = await subscriptionsOfUser(tx, userId)
@@ -252,7 +279,7 @@ async function decideAndSave(
       })
       return settle('invalid', userId)
     }
-    next = stateOf(parsed.data)
+    next = await checkedState(deps, tx, event, stateOf(parsed.data))
     fetched = true
   }
 
@@ -270,8 +297,14 @@ async function decideAndSave(
   if (!saved) return 'moved'
   const states = rows.map(stateOfRow)
   const after = [...states.filter((s) => s.stripeSubscriptionId !== subscriptionId), next]
+  const teams = changed ? [existing?.workspace_id ?? null, next.workspaceId] : []
   return {
     outcome,
-    change: { userId, before: currentSubscription(states), after: currentSubscription(after) },
+    change: {
+      userId,
+      before: personalSubscription(states),
+      after: personalSubscription(after),
+      workspaceIds: [...new Set(teams.filter((id) => id !== null))],
+    },
   }
 }

@@ -46,7 +46,11 @@ async function completeSignIn(
   })
   const profile = await identity.profiles.ensure(session.claims, auth.user.signUpDisplayName)
   c.var.auth.signIn(token)
-  const body = signedInBody(session, profile, await identity.entitlements(session.claims))
+  const body = signedInBody(
+    session,
+    profile,
+    await identity.entitlements(session.claims, session.id),
+  )
   await identity.events.publish(session.userId, options.event, {
     sessionId: session.id,
     user: body.user,
@@ -213,7 +217,11 @@ export function authRoutes(identity: Identity) {
         })
         const session = { ...current, user: auth.user }
         const profile = await identity.profiles.ensure(session.claims, auth.user.signUpDisplayName)
-        body = signedInBody(session, profile, await identity.entitlements(session.claims))
+        body = signedInBody(
+          session,
+          profile,
+          await identity.entitlements(session.claims, session.id),
+        )
       } else {
         body = await completeSignIn(c, identity, auth, {
           recovery: false,

@@ -29,8 +29,13 @@ export interface Identity {
   publicOrigin: string
   /** The client's network address (platform/client-address.ts: headers only from trusted proxies). */
   clientKey?: (c: Context) => string | undefined
-  /** What the user's plan allows, from their subscription (billing). */
-  entitlements(claims: UserClaims): Promise<Entitlements>
+  /**
+   * What the user's plan allows, from the subscription (billing): of the session's current
+   * workspace when `sessionId` is given, else of the user's personal one.
+   */
+  entitlements(claims: UserClaims, sessionId?: string): Promise<Entitlements>
+  /** The session's current workspace, for `GET /api/me`; absent: not reported. */
+  currentWorkspace?: (session: ActiveSession) => Promise<SignedIn['workspace']>
   /** The roles the user holds (the operator role, from the database); none when not given. */
   rolesOf?: (userId: string) => Promise<UserRole[]>
 }

@@ -86,9 +86,19 @@ describe('GET /api/me', () => {
         recovery: false,
         createdAt: expect.any(String) as string,
       },
-      entitlements: entitlementsOf(null),
+      // For the session's current workspace: the user's personal one at first.
+      entitlements: {
+        ...entitlementsOf(null),
+        workspace: { id: expect.any(String) as string, kind: 'personal', role: 'owner', seats: 1 },
+      },
       // No role: the operator role is granted by operators only.
       roles: [],
+      workspace: {
+        id: expect.any(String) as string,
+        name: 'Personal',
+        kind: 'personal',
+        role: 'owner',
+      },
     })
   })
 

@@ -85,19 +85,24 @@ export function meRoutes(identity: Identity) {
           ended === null ? { user: null } : { user: null, ended }
         return c.json(body, 200)
       }
-      const [profile, entitlements, roles] = await Promise.all([
+      const [profile, entitlements, roles, workspace] = await Promise.all([
         profileOf(session),
-        identity.entitlements(session.claims),
+        identity.entitlements(session.claims, session.id),
         identity.rolesOf?.(session.userId) ?? [],
+        identity.currentWorkspace?.(session),
       ])
-      const body: SignedIn = { ...signedInBody(session, profile, entitlements), roles }
+      const body: SignedIn = {
+        ...signedInBody(session, profile, entitlements),
+        roles,
+        ...(workspace === undefined ? {} : { workspace }),
+      }
       return c.json(body, 200)
     })
     .patch('/profile', requireJson(), jsonBody(updateProfileBodySchema), async (c) => {
       const { displayName } = c.req.valid('json')
       const session = await c.var.auth.require()
       const { claims } = session
-      const entitlements = await identity.entitlements(claims)
+      const entitlements = await identity.entitlements(claims, session.id)
       // USER_UPDATED is written in the transaction that changes the profile.
       const updated = await profiles.update(claims, displayName, (tx, row) =>
         events.publish(
@@ -138,7 +143,7 @@ export function meRoutes(identity: Identity) {
       const body = signedInBody(
         { ...updated, recovery: false },
         await profileOf(updated),
-        await identity.entitlements(updated.claims),
+        await identity.entitlements(updated.claims, updated.id),
       )
       await events.publish(session.userId, 'USER_UPDATED', { sessionId: null, user: body.user })
       return c.json(body, 200)

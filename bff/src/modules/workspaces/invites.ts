@@ -46,7 +46,19 @@ export interface InvitesDeps {
   clock: Clock
   logger: Logger
   publicOrigin: string
+  /**
+   * Runs in an invite's transaction, the workspace locked, before the invite is stored: seat
+   * billing refuses one past the paid seats unless `confirmExtraSeat` (docs/decisions/026).
+   */
+  beforeInvite?: BeforeInvite | undefined
 }
+
+/** The hook an invite passes before it is stored; throws the refusal. */
+export type BeforeInvite = (
+  tx: SqlQueryable,
+  workspaceId: string,
+  options: { confirmExtraSeat: boolean },
+) => Promise<void>
 
 export type Invites = ReturnType<typeof createInvites>
 
@@ -211,6 +223,7 @@ export function createInvites(deps: InvitesDeps) {
       workspaceId: string,
       email: string,
       role: InviteRole,
+      options: { confirmExtraSeat?: boolean | undefined } = {},
     ): Promise<SentInvite> {
       const token = newSessionToken()
       const tokenHash = await sha256Hex(token)
@@ -230,6 +243,9 @@ export function createInvites(deps: InvitesDeps) {
         )
         const open = pending[0]
         if (open !== undefined && stateOf(open) === 'pending') throw new ApiError('already_invited')
+        await deps.beforeInvite?.(tx, workspaceId, {
+          confirmExtraSeat: options.confirmExtraSeat === true,
+        })
         // An expired invite to the address gives way to the new one.
         if (open !== undefined) {
           await tx.query('update public.workspace_invites set revoked_at = $2 where id = $1', [

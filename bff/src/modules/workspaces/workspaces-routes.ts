@@ -115,8 +115,10 @@ export function workspacesRoutes(deps: WorkspacesRoutesDeps) {
     })
     .post('/:id/invites', idParam, requireJson(), jsonBody(createInviteBodySchema), async (c) => {
       const session = await c.var.auth.require()
-      const { email, role } = c.req.valid('json')
-      const sent = await invites.invite(session, c.req.valid('param').id, email, role)
+      const { email, role, confirmExtraSeat } = c.req.valid('json')
+      const sent = await invites.invite(session, c.req.valid('param').id, email, role, {
+        confirmExtraSeat,
+      })
       return c.json(sent, 201)
     })
     .post('/:id/invites/:inviteId/resend', inviteParam, async (c) => {

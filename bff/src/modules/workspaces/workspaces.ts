@@ -10,12 +10,14 @@ import { createResendMail } from '../../platform/mail.ts'
 import type { MailSender } from '../../platform/mail.ts'
 import type { EventBus } from '../events/event-outbox.ts'
 import { createInvites } from './invites.ts'
+import type { BeforeInvite } from './invites.ts'
 import { createWorkspacesService } from './workspaces-service.ts'
 import type { OnMembersChanged } from './workspaces-service.ts'
 import { createWorkspacesStore } from './workspaces-store.ts'
 import { invitesRoutes, workspacesRoutes } from './workspaces-routes.ts'
 
 export type { OnMembersChanged } from './workspaces-service.ts'
+export type { BeforeInvite } from './invites.ts'
 
 export type WorkspacesEnvSettings = Pick<
   Env,
@@ -32,6 +34,8 @@ export function createWorkspaces(deps: {
   mail?: MailSender | undefined
   /** The seat-billing seam: runs after each commit that changed a team's member count. */
   onMembersChanged?: OnMembersChanged | undefined
+  /** The seat-billing check before an invite is stored (extra seats need confirming). */
+  beforeInvite?: BeforeInvite | undefined
 }) {
   const { sql, bus, clock, logger, env } = deps
   const store = createWorkspacesStore(sql)
@@ -50,6 +54,7 @@ export function createWorkspaces(deps: {
     clock,
     logger,
     publicOrigin: env.PUBLIC_ORIGIN,
+    beforeInvite: deps.beforeInvite,
     mail:
       deps.mail ??
       createResendMail({ apiUrl: env.MAIL_API_URL, apiKey: env.MAIL_API_KEY, from: env.MAIL_FROM }),

@@ -63,6 +63,10 @@ export interface AssistantConversationsTable {
   title: string | null
   created_at: Timestamp
   updated_at: Timestamp
+  /** Its workspace; null: the author's personal one (20261126121000). */
+  workspace_id: ColumnType<string | null, string | null | undefined, never>
+  /** Readable by the other members of its (team) workspace. */
+  shared: ColumnType<boolean, boolean | undefined, boolean>
 }
 
 export interface AssistantMessagesTable {
@@ -123,6 +127,8 @@ export interface BillingSubscriptionsTable {
   stripe_created_at: Date
   /** The subscription item's quantity: the seats of a per-seat plan, 1 otherwise. */
   quantity: ColumnType<number, number | undefined, number>
+  /** The team workspace it pays for (metadata.workspace_id); null: the buyer's personal one. */
+  workspace_id: ColumnType<string | null, string | null | undefined, string | null>
   /** Stripe's time of the newest event this row reflects: older events never overwrite it. */
   version_at: Date
   synced_at: Timestamp

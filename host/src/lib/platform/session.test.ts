@@ -164,6 +164,36 @@ describe('createSessionStore', () => {
     expect(source.reads()).toBe(1)
   })
 
+  it('ignores entitlements of another workspace than the one the tab works in', async () => {
+    const { events, emit } = fakeEvents()
+    const personal = entitlementsOf(null, {
+      id: 'w-personal',
+      kind: 'personal',
+      role: 'owner',
+      seats: 1,
+    })
+    const team = entitlementsOf(
+      { plan: 'team', status: 'active' },
+      { id: 'w-team', kind: 'team', role: 'member', seats: 3 },
+    )
+    const store = track(
+      createSessionStore({
+        source: async () => ({
+          ...signedIn(),
+          state: { status: 'signed-in', user: ada, entitlements: personal },
+        }),
+        events,
+      }),
+    )
+    store.start()
+    await until(() => store.current().status === 'signed-in')
+    emit('entitlements', { entitlements: team })
+    expect(store.current()).toEqual({ status: 'signed-in', user: ada, entitlements: personal })
+    const upgraded = { ...team, workspace: personal.workspace }
+    emit('entitlements', { entitlements: upgraded })
+    expect(store.current()).toEqual({ status: 'signed-in', user: ada, entitlements: upgraded })
+  })
+
   it('reads /api/me again when the live stream could not be resumed (resync)', async () => {
     const { events, emit } = fakeEvents()
     const source = switchableSource(signedIn())

@@ -308,6 +308,10 @@ export function createSessionStore({
     }
     const state = snapshot.state
     if (state.status !== 'signed-in') return
+    // Entitlements of another workspace than the one this tab works in are not this tab's.
+    const current = state.entitlements?.workspace?.id
+    const news = parsed.data.entitlements.workspace?.id
+    if (current !== undefined && news !== undefined && current !== news) return
     applyNews(
       { ...snapshot, state: { ...state, entitlements: parsed.data.entitlements } },
       null,

@@ -6,6 +6,7 @@ import type {
   ConversationPage,
   ConversationResponse,
   Usage,
+  UsageReport,
 } from '@tessera/contracts/assistant'
 import type { Platform } from '@tessera/contracts/platform'
 import { readSse } from './sse.ts'
@@ -30,6 +31,16 @@ export const CONVERSATION_PAGE_SIZE = 20
 
 const base = '/api/assistant'
 const conversationPath = (id: string) => `${base}/conversations/${encodeURIComponent(id)}`
+const usageReportPath = (
+  workspaceId: string,
+  range: { from?: string; to?: string },
+  format: 'json' | 'csv' = 'json',
+) => {
+  const query = new URLSearchParams({ workspace: workspaceId, format })
+  if (range.from !== undefined) query.set('from', range.from)
+  if (range.to !== undefined) query.set('to', range.to)
+  return `${base}/usage?${query.toString()}`
+}
 
 /**
  * The assistant's BFF routes. Every request goes through the platform's `api.fetch`, so it carries
@@ -63,6 +74,15 @@ export function createAssistantApi(platform: Platform) {
       return body.conversation
     },
 
+    /** Shares the author's conversation with its team workspace, or stops sharing it. */
+    async shareConversation(id: string, shared: boolean): Promise<Conversation> {
+      const body = await json<ConversationResponse>(conversationPath(id), {
+        method: 'PATCH',
+        body: JSON.stringify({ shared }),
+      })
+      return body.conversation
+    },
+
     async deleteConversation(id: string): Promise<void> {
       await platform.api.fetch(conversationPath(id), { method: 'DELETE' })
     },
@@ -75,6 +95,25 @@ export function createAssistantApi(platform: Platform) {
 
     usage() {
       return json<Usage>(`${base}/usage`)
+    },
+
+    /** A team's usage per member, model and day (owners and admins). */
+    usageReport(workspaceId: string, range: { from?: string; to?: string } = {}) {
+      return json<UsageReport>(usageReportPath(workspaceId, range))
+    },
+
+    /** The CSV of the same report, as a file to save. */
+    async usageReportCsv(workspaceId: string, range: { from?: string; to?: string } = {}) {
+      const response = await platform.api.fetch(usageReportPath(workspaceId, range, 'csv'))
+      return response.blob()
+    },
+
+    /** Sets a member's monthly tokens from the pool (null: no cap). */
+    async setMemberCap(workspaceId: string, userId: string, monthlyTokens: number | null) {
+      await platform.api.fetch(`/api/workspaces/${workspaceId}/members/${userId}/cap`, {
+        method: 'PUT',
+        body: JSON.stringify({ monthlyTokens }),
+      })
     },
 
     /**

@@ -5,6 +5,8 @@ export const billingPlansPath = '/billing/plans'
 export const assistantRoutes = {
   newConversation: '/',
   conversation: (id: string) => `/conversations/${encodeURIComponent(id)}`,
+  /** A team's usage per member, model and day, with the members' caps (owners and admins). */
+  teamUsage: '/team-usage',
 }
 
 /** The conversation id a sub-route names, or null for the new-conversation page. */

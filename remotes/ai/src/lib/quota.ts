@@ -16,13 +16,40 @@ export function asUsage(data: unknown): Usage | null {
   if (!whole(candidate.used) || !whole(candidate.reserved) || !whole(candidate.limit)) return null
   if (typeof candidate.periodStart !== 'string' || typeof candidate.periodEnd !== 'string')
     return null
-  return {
+  const usage: Usage = {
     used: candidate.used as number,
     reserved: candidate.reserved as number,
     limit: candidate.limit as number,
     periodStart: candidate.periodStart,
     periodEnd: candidate.periodEnd,
   }
+  // In a team: the member's share and the pool, kept when they have their shape.
+  const pool = candidate.pool as Partial<Record<string, unknown>> | undefined
+  const member = candidate.member as Partial<Record<string, unknown>> | undefined
+  if (
+    typeof pool === 'object' &&
+    pool !== null &&
+    whole(pool.used) &&
+    whole(pool.reserved) &&
+    whole(pool.limit) &&
+    typeof member === 'object' &&
+    member !== null &&
+    whole(member.used) &&
+    whole(member.reserved) &&
+    (member.cap === null || whole(member.cap))
+  ) {
+    usage.pool = {
+      used: pool.used as number,
+      reserved: pool.reserved as number,
+      limit: pool.limit as number,
+    }
+    usage.member = {
+      used: member.used as number,
+      reserved: member.reserved as number,
+      cap: member.cap as number | null,
+    }
+  }
+  return usage
 }
 
 /** Tokens that can still be held this month: answers in flight hold theirs until they end. */

@@ -2,10 +2,12 @@ import type {
   CheckoutStatus,
   PlansResponse,
   RedirectResponse,
+  SeatPreview,
   SubscriptionResponse,
 } from '@tessera/contracts/billing'
 import type { PlanId } from '@tessera/contracts/plans'
 import type { Platform } from '@tessera/contracts/platform'
+import type { WorkspacesResponse } from '@tessera/contracts/workspaces'
 
 /** A plan a checkout can be started for. */
 export type PaidPlanId = Exclude<PlanId, 'free'>
@@ -24,11 +26,17 @@ export function createBillingApi(platform: Platform) {
   return {
     plans: () => json<PlansResponse>('/api/billing/plans'),
     subscription: () => json<SubscriptionResponse>('/api/billing/subscription'),
-    startCheckout: (plan: PaidPlanId) =>
+    /** Team is bought for a team workspace (`workspaceId`); Pro for the personal one. */
+    startCheckout: (plan: PaidPlanId, workspaceId?: string) =>
       json<RedirectResponse>('/api/billing/checkout', {
         method: 'POST',
-        body: JSON.stringify({ plan }),
+        body: JSON.stringify(workspaceId === undefined ? { plan } : { plan, workspaceId }),
       }),
+    /** The current team's next invoice with `quantity` seats (owners and admins). */
+    seatPreview: (quantity: number) =>
+      json<SeatPreview>(`/api/billing/seats/preview?quantity=${encodeURIComponent(quantity)}`),
+    /** The user's workspaces (the current team's member count prices its seats). */
+    workspaces: () => json<WorkspacesResponse>('/api/workspaces'),
     checkoutStatus: (sessionId: string) =>
       json<CheckoutStatus>(`/api/billing/checkout/${encodeURIComponent(sessionId)}`),
     openPortal: () => json<RedirectResponse>('/api/billing/portal', { method: 'POST' }),

@@ -22,6 +22,10 @@ export function useSubscription(): { state: SubscriptionState; reload: () => Pro
   const [state, setState] = useState<SubscriptionState>({ status: 'loading' })
   // Bumped by every read and every event: only the latest may set the state.
   const generation = useRef(0)
+  // The workspace the page shows: news of another (a team's, seen from the personal one) is not
+  // this page's.
+  const shown = useRef<string | undefined>(undefined)
+  if (state.status === 'ready') shown.current = state.data.entitlements.workspace?.id
 
   const reload = useCallback(async () => {
     const mine = ++generation.current
@@ -47,6 +51,8 @@ export function useSubscription(): { state: SubscriptionState; reload: () => Pro
         console.warn('A billing.subscription event did not have the expected shape', event.data)
         return
       }
+      const news = event.data.entitlements.workspace?.id
+      if (shown.current !== undefined && news !== undefined && news !== shown.current) return
       generation.current += 1
       setState({ status: 'ready', data: event.data })
     })

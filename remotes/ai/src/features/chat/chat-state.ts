@@ -115,3 +115,17 @@ export function localUserMessage(content: string): ChatMessage {
     createdAt: new Date().toISOString(),
   }
 }
+
+/** The first message of a conversation still being created (or refused: not sent). */
+export function startingMessage(content: string, refused: boolean): ChatMessage {
+  return {
+    id: 'starting',
+    role: 'user',
+    content,
+    status: refused ? 'failed' : 'complete',
+    model: null,
+    usage: null,
+    error: null,
+    createdAt: new Date().toISOString(),
+  }
+}

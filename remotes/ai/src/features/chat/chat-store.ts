@@ -17,6 +17,7 @@ import {
   loadFirstPage,
   loadNextPage,
   refreshFirstPage,
+  changeConversation,
   type ListAccess,
 } from './conversation-list-pages.ts'
 import { DeltaBuffer } from './delta-buffer.ts'
@@ -76,6 +77,9 @@ export class ChatStore {
       api: options.api,
       list: () => this.#state.list,
       setList: (change) => this.#setList(change),
+      updateConversation: (conversation) =>
+        this.#setThread(conversation.id, (thread) => ({ ...thread, conversation })),
+      announce: (text) => this.#announce(text),
     }
     this.#writer = {
       state: () => this.#state,
@@ -130,12 +134,7 @@ export class ChatStore {
 
   async #refreshListHead(): Promise<void> {
     const head = await refreshFirstPage(this.#listAccess)
-    for (const conversation of head) this.#updateConversation(conversation)
-  }
-
-  #updateConversation(conversation: Conversation) {
-    if (this.#state.threads[conversation.id] === undefined) return
-    this.#setThread(conversation.id, (thread) => ({ ...thread, conversation }))
+    for (const conversation of head) this.#listAccess.updateConversation(conversation)
   }
 
   // One conversation.
@@ -352,21 +351,24 @@ export class ChatStore {
     })
   }
 
-  // Renaming and deleting.
+  // Renaming, sharing and deleting.
 
   /** Renames a conversation; resolves with the failure, or null when it worked. */
-  async rename(id: string, title: string): Promise<ChatError | null> {
-    try {
-      const conversation = await this.#options.api.renameConversation(id, title)
-      this.#setList({
-        conversations: this.#state.list.conversations.map((c) => (c.id === id ? conversation : c)),
-      })
-      this.#updateConversation(conversation)
-      this.#announce(`Renamed to ${conversation.title}.`)
-      return null
-    } catch (error) {
-      return describeChatError(error, 'load')
-    }
+  rename(id: string, title: string): Promise<ChatError | null> {
+    return changeConversation(
+      this.#listAccess,
+      () => this.#options.api.renameConversation(id, title),
+      (conversation) => `Renamed to ${conversation.title}.`,
+    )
+  }
+
+  /** Shares a conversation with its team, or stops; resolves with the failure, or null. */
+  share(id: string, shared: boolean): Promise<ChatError | null> {
+    return changeConversation(
+      this.#listAccess,
+      () => this.#options.api.shareConversation(id, shared),
+      () => (shared ? 'Shared with your team.' : 'No longer shared.'),
+    )
   }
 
   /** Deletes a conversation (stopping its answer first); resolves with the failure, or null. */

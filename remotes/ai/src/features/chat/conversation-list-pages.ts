@@ -1,13 +1,38 @@
 import type { Conversation } from '@tessera/contracts/assistant'
 import type { AssistantApi } from '../../lib/assistant-api.ts'
-import { describeChatError } from '../../lib/chat-errors.ts'
+import { describeChatError, type ChatError } from '../../lib/chat-errors.ts'
 import type { ListState } from './chat-state.ts'
 
-/** What reading the conversation list needs of the store. */
+/** What reading and changing the conversation list needs of the store. */
 export interface ListAccess {
   api: AssistantApi
   list(): ListState
   setList(change: Partial<ListState>): void
+  /** Puts a changed conversation in its open thread, if it is open. */
+  updateConversation(conversation: Conversation): void
+  announce(text: string): void
+}
+
+/**
+ * A change the BFF answers with the conversation (a rename, sharing): put in the list and its
+ * thread, and announced. Resolves with the failure, or null when it worked.
+ */
+export async function changeConversation(
+  { list, setList, updateConversation, announce }: ListAccess,
+  call: () => Promise<Conversation>,
+  announcement: (conversation: Conversation) => string,
+): Promise<ChatError | null> {
+  try {
+    const conversation = await call()
+    setList({
+      conversations: list().conversations.map((c) => (c.id === conversation.id ? conversation : c)),
+    })
+    updateConversation(conversation)
+    announce(announcement(conversation))
+    return null
+  } catch (error) {
+    return describeChatError(error, 'load')
+  }
 }
 
 /** Reads the newest page of conversations, replacing the list. */

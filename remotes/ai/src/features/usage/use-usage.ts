@@ -36,15 +36,14 @@ export function useUsage(): { state: UsageState; reload: () => void } {
     // With several BFF replicas, the one answering may not have dropped its copy of the old plan
     // yet when this tab already heard of the new one: read again, a few times, until they agree.
     const read = (retries: number): Promise<Usage> =>
-      api
-        .usage()
-        .then((usage) =>
-          expectedLimit === undefined || usage.limit === expectedLimit || retries === 0
-            ? usage
-            : new Promise<Usage>((resolve) => setTimeout(resolve, 300)).then(() =>
-                read(retries - 1),
-              ),
-        )
+      api.usage().then((usage) =>
+        // In a team, the plan's tokens are the pool's limit; the meter's is the member's share.
+        expectedLimit === undefined ||
+        (usage.pool?.limit ?? usage.limit) === expectedLimit ||
+        retries === 0
+          ? usage
+          : new Promise<Usage>((resolve) => setTimeout(resolve, 300)).then(() => read(retries - 1)),
+      )
     read(5).then(
       (usage) => {
         if (version.current === started) setState({ status: 'ready', usage })

@@ -7,7 +7,7 @@ import {
   useState,
   useSyncExternalStore,
 } from 'react'
-import type { ChatMessage } from '@tessera/contracts/assistant'
+import { startingMessage } from '../chat-state.ts'
 import { AppLink } from '@tessera/plugin-react/app-link'
 import { usePlatform, useRoute } from '@tessera/plugin-react/platform'
 import { createAssistantApi } from '../../../lib/assistant-api.ts'
@@ -189,9 +189,20 @@ export default function AssistantPage() {
           state.list.conversations.find((c) => c.id === currentId)?.title ??
           'Conversation')
 
-  const blocked = limitReached && usageState.status === 'ready' && (
-    <LimitReached limit={usageState.usage.limit} resetsOn={usageState.usage.periodEnd} />
-  )
+  const conversation =
+    thread?.conversation ?? state.list.conversations.find((c) => c.id === currentId) ?? null
+  // Another member's shared conversation: readable here, never written (the BFF refuses too).
+  const sharedBy = conversation?.sharedBy ?? undefined
+  const inTeam = usageState.status === 'ready' && usageState.usage.pool !== undefined
+  const blocked =
+    sharedBy !== undefined ? (
+      <p>{sharedBy} shared this conversation for reading. Start your own to ask the assistant.</p>
+    ) : (
+      limitReached &&
+      usageState.status === 'ready' && (
+        <LimitReached limit={usageState.usage.limit} resetsOn={usageState.usage.periodEnd} />
+      )
+    )
 
   return (
     <div ref={rootRef} className={panelOpen ? 'assistant assistant--panel-open' : 'assistant'}>
@@ -229,6 +240,9 @@ export default function AssistantPage() {
         </nav>
         <div className="assistant__usage">
           <UsageMeter state={usageState} onRetry={usage.reload} />
+          {inTeam && (
+            <AppLink to={`${platform.basePath}${assistantRoutes.teamUsage}`}>Team usage</AppLink>
+          )}
         </div>
       </aside>
       {panelOpen && (
@@ -253,7 +267,16 @@ export default function AssistantPage() {
               <span className="visually-hidden">Conversations</span>
             </button>
           }
-          {...(currentId !== null && thread?.status !== 'failed'
+          {...(sharedBy === undefined ? {} : { sharedBy })}
+          {...(currentId !== null && sharedBy === undefined && inTeam && conversation !== null
+            ? {
+                share: {
+                  shared: conversation.shared === true,
+                  set: (next: boolean) => store.share(currentId, next),
+                },
+              }
+            : {})}
+          {...(currentId !== null && thread?.status !== 'failed' && sharedBy === undefined
             ? {
                 actions: {
                   rename: (next: string) => store.rename(currentId, next),
@@ -370,18 +393,4 @@ export default function AssistantPage() {
       </div>
     </div>
   )
-}
-
-/** The first message of a conversation still being created (or refused: not sent). */
-function startingMessage(content: string, refused: boolean): ChatMessage {
-  return {
-    id: 'starting',
-    role: 'user',
-    content,
-    status: refused ? 'failed' : 'complete',
-    model: null,
-    usage: null,
-    error: null,
-    createdAt: new Date().toISOString(),
-  }
 }

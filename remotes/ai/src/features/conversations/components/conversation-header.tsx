@@ -14,6 +14,10 @@ interface ConversationHeaderProps {
     rename: (title: string) => Promise<ChatError | null>
     remove: () => Promise<ChatError | null>
   }
+  /** In a team workspace, the author's switch to share the conversation with its members. */
+  share?: { shared: boolean; set: (shared: boolean) => Promise<ChatError | null> }
+  /** Another member's shared conversation: who shared it (it is read-only here). */
+  sharedBy?: string
 }
 
 type Step = 'idle' | 'renaming' | 'saving' | 'confirming' | 'deleting'
@@ -22,7 +26,14 @@ type Step = 'idle' | 'renaming' | 'saving' | 'confirming' | 'deleting'
  * The conversation's title (the page's h1) with Rename (inline, Enter saves, Escape cancels) and
  * Delete (asks first; Escape or Cancel goes back), returning focus where it came from.
  */
-export function ConversationHeader({ title, headingRef, start, actions }: ConversationHeaderProps) {
+export function ConversationHeader({
+  title,
+  headingRef,
+  start,
+  actions,
+  share,
+  sharedBy,
+}: ConversationHeaderProps) {
   const [step, setStep] = useState<Step>('idle')
   const [draft, setDraft] = useState(title)
   const [error, setError] = useState<string | null>(null)
@@ -141,8 +152,32 @@ export function ConversationHeader({ title, headingRef, start, actions }: Conver
       <h1 ref={headingRef} tabIndex={-1} className="chat-header__title" title={title}>
         {title}
       </h1>
+      {sharedBy !== undefined && (
+        <p className="chat-header__note">Shared by {sharedBy} · read-only</p>
+      )}
+      {error && step === 'idle' && (
+        <p className="rename__error" role="alert">
+          {error}
+        </p>
+      )}
       {actions && step === 'idle' && (
         <div className="chat-header__actions">
+          {share && (
+            <label className="chat-header__share">
+              <input
+                type="checkbox"
+                role="switch"
+                checked={share.shared}
+                onChange={(event) => {
+                  setError(null)
+                  void share.set(event.target.checked).then((failure) => {
+                    if (failure !== null) setError(failure.message)
+                  })
+                }}
+              />
+              <span>Shared with team</span>
+            </label>
+          )}
           <button
             ref={renameRef}
             type="button"

@@ -63,6 +63,11 @@ export function ConversationList({
                 onClick={onChoose}
               >
                 <span className="conversations__title">{conversation.title}</span>
+                {conversation.sharedBy != null && (
+                  <span className="conversations__shared">
+                    Shared by {conversation.sharedBy} · read-only
+                  </span>
+                )}
                 <span className="conversations__when">
                   {streamingIds.has(conversation.id) ? (
                     <>

@@ -3,7 +3,7 @@ import { usePlatform } from '@tessera/plugin-react/platform'
 import { formatCount } from '@tessera/plugin-react/format'
 import { billingPlansPath } from '../../../lib/paths.ts'
 import { usageLevel, useUsage } from '../use-usage.ts'
-import { usageSentence, UsageBar } from './usage-meter.tsx'
+import { poolLeft, usageSentence, UsageBar } from './usage-meter.tsx'
 import '../usage.css'
 
 /**
@@ -31,6 +31,7 @@ export function UsageBadge() {
       <UsageBar usage={usage} decorative />
       <span className="usage-badge__text" aria-hidden="true">
         {formatCount(usage.used)} of {formatCount(usage.limit)}
+        {usage.pool !== undefined && <> · pool {formatCount(poolLeft(usage))} left</>}
       </span>
     </AppLink>
   )

@@ -7,9 +7,20 @@ import { billingPlansPath } from '../../../lib/paths.ts'
 import { usageLevel, type UsageState } from '../use-usage.ts'
 import '../usage.css'
 
-/** "12 400 of 50 000 tokens this month". */
+/**
+ * "12 400 of 50 000 tokens this month"; in a team, "Your use: 1 200 of 8 000 tokens this month ·
+ * team pool left: 90 000" (the limit being what the cap and the pool still allow).
+ */
 export function usageSentence(usage: Usage): string {
-  return `${formatCount(usage.used)} of ${formatCount(usage.limit)} tokens this month`
+  const mine = `${formatCount(usage.used)} of ${formatCount(usage.limit)} tokens this month`
+  if (usage.pool === undefined) return mine
+  return `Your use: ${mine} · team pool left: ${formatCount(poolLeft(usage))}`
+}
+
+/** The tokens left in a team's pool this month (0 outside a team). */
+export function poolLeft(usage: Usage): number {
+  const pool = usage.pool
+  return pool === undefined ? 0 : Math.max(0, pool.limit - pool.used - pool.reserved)
 }
 
 /**

@@ -11,6 +11,7 @@ import { BillingPage, Progress } from '../../layout/components/billing-page.tsx'
 import { FailureAlert } from '../../layout/components/failure-alert.tsx'
 import { PastDueBanner } from '../../past-due/components/past-due-banner.tsx'
 import { useOpenPortal } from '../../portal/use-open-portal.ts'
+import { NextInvoice } from '../../team/components/next-invoice.tsx'
 
 const statusLabels: Record<SubscriptionStatus, string> = {
   active: 'Active',
@@ -86,6 +87,12 @@ export function OverviewPage() {
           onOpenPortal={() => void portal.open()}
         />
       )}
+      {state.status === 'ready' &&
+        state.data.subscription?.seats !== undefined &&
+        state.data.entitlements.workspace?.kind === 'team' &&
+        state.data.entitlements.workspace.role !== 'member' && (
+          <NextInvoice seats={state.data.subscription.seats} />
+        )}
     </BillingPage>
   )
 }
@@ -112,10 +119,13 @@ function PlanSummary({
     : null
   const dates = subscription ? dateLine(subscription, entitlements.planName) : null
   const paying = entitlements.plan !== 'free'
+  const team = entitlements.workspace?.kind === 'team' ? entitlements.workspace : null
+  // A team's members see its plan and status; its billing is for its owners and admins.
+  const manages = team === null || team.role !== 'member'
   return (
     <section className="card plan-summary" aria-labelledby={headingId}>
       <h2 id={headingId} className="plan-summary__heading">
-        Your plan
+        {team === null ? 'Your plan' : 'Your team’s plan'}
       </h2>
       {/* One live region for the facts that change while the page is open. */}
       <div className="plan-summary__facts" aria-live="polite">
@@ -138,9 +148,17 @@ function PlanSummary({
           )}
         </p>
         {dates && <p className="plan-summary__dates">{dates}</p>}
+        {subscription?.seats !== undefined && (
+          <p className="plan-summary__dates">
+            {subscription.seats === 1 ? '1 seat' : `${subscription.seats} seats`}, one per member of
+            the team.
+          </p>
+        )}
         {subscription === null && (
           <p className="plan-summary__dates">
-            You are on the free plan. Upgrade for more of the assistant and its larger models.
+            {team === null
+              ? 'You are on the free plan. Upgrade for more of the assistant and its larger models.'
+              : 'This team is on the free plan. Its owners and admins can subscribe it to Team.'}
           </p>
         )}
       </div>
@@ -152,7 +170,7 @@ function PlanSummary({
         </li>
       </ul>
       <div className="plan-summary__actions">
-        {subscription !== null && (
+        {subscription !== null && manages && (
           <button
             type="button"
             className={paying ? 'button button--primary' : 'button button--secondary'}
@@ -171,7 +189,12 @@ function PlanSummary({
           {paying ? 'Compare plans' : 'See plans'}
         </AppLink>
       </div>
-      {subscription !== null && (
+      {!manages && (
+        <p className="plan-summary__hint muted">
+          The team’s owners and admins manage its billing: seats, invoices and the card.
+        </p>
+      )}
+      {subscription !== null && manages && (
         <p className="plan-summary__hint muted">
           Manage billing opens Stripe’s secure page: change or cancel your plan, update your card,
           see invoices.

@@ -15,6 +15,8 @@ export type PlanAction =
   /** A visitor looking at Free: an account is all it takes. */
   | { kind: 'start-free' }
   | { kind: 'none' }
+  /** Nothing to do here, and why (a plan for another kind of workspace, a member's role). */
+  | { kind: 'note'; text: string }
 
 interface PlanCardProps {
   plan: PlanView
@@ -26,6 +28,8 @@ interface PlanCardProps {
   locked: boolean
   onSubscribe: (plan: PaidPlanId) => void
   onOpenPortal: () => void
+  /** For a per-seat plan in a team: what the team's seats cost. */
+  seatLine?: string | undefined
 }
 
 /** One plan: name, price, what it includes, and the one thing to do about it. */
@@ -37,6 +41,7 @@ export function PlanCard({
   locked,
   onSubscribe,
   onOpenPortal,
+  seatLine,
 }: PlanCardProps) {
   const headingId = useId()
   const price = formatMoney(plan.monthlyPrice, plan.currency)
@@ -56,6 +61,7 @@ export function PlanCard({
         <span className="plan-card__amount">{price}</span>{' '}
         <span className="plan-card__period">{formatPeriod(plan)}</span>
       </p>
+      {seatLine !== undefined && <p className="plan-card__seats">{seatLine}</p>}
       <div className="plan-card__action">
         <PlanCardAction
           plan={plan}
@@ -86,8 +92,10 @@ function PlanCardAction({
   locked,
   onSubscribe,
   onOpenPortal,
-}: Omit<PlanCardProps, 'current'>) {
+}: Omit<PlanCardProps, 'current' | 'seatLine'>) {
   switch (action.kind) {
+    case 'note':
+      return <p className="plan-card__note">{action.text}</p>
     case 'current':
       return <p className="plan-card__note">You are on this plan.</p>
     case 'none':

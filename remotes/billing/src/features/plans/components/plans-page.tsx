@@ -15,6 +15,8 @@ import { BillingPage, Progress } from '../../layout/components/billing-page.tsx'
 import { FailureAlert } from '../../layout/components/failure-alert.tsx'
 import { PastDueBanner } from '../../past-due/components/past-due-banner.tsx'
 import { useOpenPortal } from '../../portal/use-open-portal.ts'
+import { formatSeatPrice } from '../../../lib/seat-wording.ts'
+import { useTeamSize } from '../../team/use-team-size.ts'
 import { PlanCard, type PlanAction } from './plan-card.tsx'
 
 type PlansState =
@@ -51,12 +53,18 @@ export function PlansPage() {
     void load()
   }, [load, session.status])
 
+  // The workspace this session works in (absent from older BFFs: the personal one).
+  const workspace = session.status === 'signed-in' ? session.entitlements?.workspace : undefined
+  const team = workspace?.kind === 'team' ? workspace : null
+  const teamSize = useTeamSize(team?.id ?? null)
+
   const goToCheckout = useCallback(
     async (plan: PaidPlanId) => {
-      const { url } = await api.startCheckout(plan)
+      // Team is bought for the team this session works in; Pro for the personal workspace.
+      const { url } = await api.startCheckout(plan, plan === 'team' ? team?.id : undefined)
       externalRedirect.go(url)
     },
-    [api],
+    [api, team?.id],
   )
   const checkout = useLeaving(goToCheckout)
 
@@ -96,6 +104,18 @@ export function PlansPage() {
   const actionFor = (plan: PlanView): PlanAction => {
     if (!signedIn) return plan.id === 'free' ? { kind: 'start-free' } : { kind: 'sign-in' }
     if (plan.id === current) return { kind: 'current' }
+    if (workspace?.kind === 'personal' && plan.perSeat) {
+      return {
+        kind: 'note',
+        text: `${plan.name} is for a team: create a team workspace or switch to one, then subscribe there.`,
+      }
+    }
+    if (team !== null && plan.id !== 'free' && !plan.perSeat) {
+      return { kind: 'note', text: `${plan.name} is for your personal workspace.` }
+    }
+    if (team?.role === 'member' && plan.id !== 'free') {
+      return { kind: 'note', text: 'Ask an owner or admin of this team to change its plan.' }
+    }
     // A paying customer changes plan (or goes back to Free) in the portal, where Stripe prorates.
     if (current !== null && current !== 'free') return { kind: 'portal' }
     if (plan.id === 'free') return { kind: 'none' }
@@ -152,6 +172,11 @@ export function PlansPage() {
               current={plan.id === current}
               busy={checkoutPlan === plan.id || (portal.opening && portalFor === plan.id)}
               locked={checkoutPlan !== null || portal.opening}
+              seatLine={
+                team !== null && plan.perSeat && teamSize !== null
+                  ? formatSeatPrice(teamSize, plan)
+                  : undefined
+              }
               onSubscribe={(id) => void subscribe(id)}
               onOpenPortal={() => {
                 setPortalFor(plan.id)
