@@ -193,6 +193,18 @@ describe('the usage report', () => {
     expect(lines.filter((line) => line.includes(bob.id)).length).toBe(bobs.length)
   })
 
+  it('reports the plan’s pool for a team that has not sent anything this month', async () => {
+    const created = await json<{ workspace: { id: string } }>(
+      await ada.send('POST', '/api/workspaces', { name: 'Quiet' }),
+      201,
+    )
+    const id = created.workspace.id
+    const report = await json<UsageReport>(await ada.get(`/api/assistant/usage?workspace=${id}`))
+    expect(report.rows).toEqual([])
+    expect(report.pool.used).toBe(0)
+    expect(report.pool.limit).toBeGreaterThan(0)
+  })
+
   it('refuses members, outsiders and an inverted range', async () => {
     await refused(
       await bob.get(`/api/assistant/usage?workspace=${team}`),

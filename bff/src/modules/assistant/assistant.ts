@@ -73,7 +73,15 @@ export function createAssistant(deps: AssistantDeps) {
 
     /** A team's usage per member, model and day, for its owners and admins. */
     usageReport: (sender: Sender, query: UsageReportQuery): Promise<UsageReport> =>
-      usageReport(sql, sender, query, usagePeriodOf(clock.now()), new Date(clock.now())),
+      usageReport(
+        sql,
+        sender,
+        query,
+        usagePeriodOf(clock.now()),
+        new Date(clock.now()),
+        async (workspaceId) =>
+          (await deps.entitlementsForUser(sender.claims, workspaceId)).monthlyTokens,
+      ),
 
     /**
      * The user's usage this month, with the plan's limit; in a team workspace, their share of its

@@ -27,6 +27,8 @@ export async function usageReport(
   query: UsageReportQuery,
   period: UsagePeriod,
   today: Date,
+  /** The team's monthly pool by its plan: the limit before its first send this month. */
+  planTokens: (workspaceId: string) => Promise<number>,
 ): Promise<UsageReport> {
   const team = await teamOf(sql, query.workspace, caller.userId)
   if (team === null) throw unknownTeam()
@@ -95,7 +97,8 @@ export async function usageReport(
     workspace: { id: team.id, name: team.name },
     from,
     to,
-    pool: read.pool ?? { used: 0, reserved: 0, limit: 0 },
+    // The pool's row is written by the month's first send; until then it is the plan's, unused.
+    pool: read.pool ?? { used: 0, reserved: 0, limit: await planTokens(team.id) },
     members: read.members.map((member) => ({
       userId: member.user_id,
       email: person.get(member.user_id)?.email ?? '',

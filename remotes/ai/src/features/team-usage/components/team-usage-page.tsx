@@ -48,11 +48,11 @@ export function TeamUsagePage() {
 
   if (usage.status === 'ready' && workspaceId === null) {
     return (
-      <main className="team-usage">
+      <div className="team-usage">
         <h1>Team usage</h1>
         <p>Switch to a team workspace to see how its members use the shared tokens.</p>
         <AppLink to={platform.basePath}>Back to the assistant</AppLink>
-      </main>
+      </div>
     )
   }
 
@@ -82,7 +82,7 @@ export function TeamUsagePage() {
   }
 
   return (
-    <main className="team-usage">
+    <div className="team-usage">
       <h1>Team usage</h1>
       <AppLink to={platform.basePath}>Back to the assistant</AppLink>
       <form className="team-usage__range" onSubmit={applyRange}>
@@ -107,7 +107,7 @@ export function TeamUsagePage() {
       {state.status === 'loading' && <p role="status">Loading the team’s usage…</p>}
       {state.status === 'failed' && <p role="alert">{state.message}</p>}
       {state.status === 'ready' && <Report report={state.report} onChanged={load} />}
-    </main>
+    </div>
   )
 }
 
@@ -134,7 +134,7 @@ function Report({ report, onChanged }: { report: UsageReport; onChanged: () => v
           {report.members.map((member) => (
             <tr key={member.userId}>
               <th scope="row">{nameOf(member)}</th>
-              <td>{member.role}</td>
+              <td className="team-usage__role">{member.role}</td>
               <td>{formatCount(member.used)}</td>
               <td>{formatCount(member.tokens)}</td>
               <td>

@@ -16,22 +16,26 @@ export function UsageBadge() {
   if (state.status !== 'ready') return null
   const { usage } = state
   const reached = usageLevel(usage).level === 'reached'
+  // What the badge shows, word for word at the start of its name (WCAG 2.5.3).
+  const shown =
+    usage.pool === undefined
+      ? `${formatCount(usage.used)} of ${formatCount(usage.limit)}`
+      : `${formatCount(usage.used)} of ${formatCount(usage.limit)} · pool ${formatCount(poolLeft(usage))} left`
+  const name =
+    usage.pool === undefined
+      ? usageSentence(usage)
+      : `${shown}: your tokens this month, and what the team’s pool has left`
   return (
     <AppLink
       to={reached ? billingPlansPath : platform.basePath}
       className={reached ? 'usage-badge usage-badge--reached' : 'usage-badge'}
       // The name holds the visible numbers as they read ("12,400 of 50,000"): WCAG 2.5.3.
-      aria-label={
-        reached
-          ? `${usageSentence(usage)}: the limit is reached. See plans`
-          : `Assistant: ${usageSentence(usage)}`
-      }
+      aria-label={reached ? `${name}: the limit is reached. See plans` : `Assistant: ${name}`}
       title={usageSentence(usage)}
     >
       <UsageBar usage={usage} decorative />
       <span className="usage-badge__text" aria-hidden="true">
-        {formatCount(usage.used)} of {formatCount(usage.limit)}
-        {usage.pool !== undefined && <> · pool {formatCount(poolLeft(usage))} left</>}
+        {shown}
       </span>
     </AppLink>
   )

@@ -283,7 +283,14 @@ function SignedInMenu({ label, email }: { label: string; email: string }) {
           {pending !== null ? <span className="spinner" /> : null}
         </span>
         <span className="user-menu__label">{label}</span>
-        {team !== null && <span className="user-menu__team">{team}</span>}
+        {/* The space (a flex container does not draw it) keeps the name and the team two words
+            in the visible text, as they are in the accessible name. */}
+        {team !== null && (
+          <>
+            {' '}
+            <span className="user-menu__team">{team}</span>
+          </>
+        )}
       </button>
       <div className="user-menu__popup" hidden={!open}>
         <p className="user-menu__email">{email}</p>

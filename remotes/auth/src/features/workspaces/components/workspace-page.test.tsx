@@ -180,6 +180,52 @@ describe('the members page', () => {
     )
   })
 
+  it('asks to confirm an extra seat, with its cost, before inviting past the paid seats', async () => {
+    const bff = teamBff('owner', {
+      [`POST /api/workspaces/${teamId}/invites`]: (call) =>
+        (call.body as { confirmExtraSeat?: boolean }).confirmExtraSeat === true
+          ? Response.json({
+              invite: {},
+              emailSent: true,
+              message: 'Invite sent to joan@example.com. The link works for 7 days.',
+            })
+          : apiError('seat_confirmation_required', {
+              seats: 3,
+              needed: 4,
+              preview: { prorationAmount: 1250, nextInvoiceTotal: 7250, currency: 'usd' },
+            }),
+    })
+    renderPage(<WorkspacePage id={teamId} />, {
+      path: `/auth/workspaces/${teamId}`,
+      session,
+      bff,
+    })
+    const form = await screen.findByRole('form', { name: 'Invite someone' })
+    fireEvent.change(within(form).getByLabelText('Email address'), {
+      target: { value: 'joan@example.com' },
+    })
+    fireEvent.click(within(form).getByRole('button', { name: 'Send invite' }))
+    const question = await within(form).findByRole('region', { name: 'Confirm an extra seat' })
+    expect(question.textContent).toContain(
+      'The team pays for 3 seats; inviting joan@example.com needs 4 seats.',
+    )
+    expect(question.textContent).toContain(
+      'Prorated for the rest of this period: $12.50. Next invoice: $72.50.',
+    )
+    expect(within(form).queryByRole('alert')).toBeNull()
+    fireEvent.click(within(question).getByRole('button', { name: 'Add a seat and send invite' }))
+    await waitFor(() =>
+      expect(within(form).getByRole('status').textContent).toBe(
+        'Invite sent to joan@example.com. The link works for 7 days.',
+      ),
+    )
+    expect(within(form).queryByRole('region', { name: 'Confirm an extra seat' })).toBeNull()
+    expect(bff.callsTo(`POST /api/workspaces/${teamId}/invites`).map((c) => c.body)).toEqual([
+      { email: 'joan@example.com', role: 'member' },
+      { email: 'joan@example.com', role: 'member', confirmExtraSeat: true },
+    ])
+  })
+
   it("shows the BFF's refusal next to Leave, with its reference", async () => {
     const bff = teamBff('owner', {
       [`POST /api/workspaces/${teamId}/leave`]: apiError('last_owner'),
