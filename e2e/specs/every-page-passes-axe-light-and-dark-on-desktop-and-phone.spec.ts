@@ -1,32 +1,11 @@
 import type { Page } from '@playwright/test'
-import { expectAccessible } from '../support/a11y.ts'
+import { expectAccessibleInEveryLook } from '../support/a11y.ts'
 import { assistantPage } from '../support/assistant.ts'
 import { anonymousTest, expect, test } from '../support/fixtures.ts'
 
 // Every page a visitor reaches, and the states that draw more (a form's errors, a menu, the
 // command palette, a conversation with an answer), in the light and dark themes at a desktop's
 // and a phone's width. Each finding is reported (soft), so one run lists them all.
-const looks = [
-  { width: 1280, height: 800, colorScheme: 'light' },
-  { width: 1280, height: 800, colorScheme: 'dark' },
-  { width: 390, height: 844, colorScheme: 'light' },
-  { width: 390, height: 844, colorScheme: 'dark' },
-] as const
-
-/** Checks the page in every look, `ready` (the state shown) holding before each check. */
-async function everyLook(page: Page, state: string, ready: () => Promise<void>): Promise<void> {
-  for (const look of looks) {
-    await page.setViewportSize({ width: look.width, height: look.height })
-    await page.emulateMedia({ colorScheme: look.colorScheme })
-    await ready()
-    // Colours ease from one theme to the other: check what stays, not a frame in between.
-    await page.evaluate(() =>
-      // A transition cut short by the next one rejects its `finished`: that one is over too.
-      Promise.allSettled(document.getAnimations().map((animation) => animation.finished)),
-    )
-    await expectAccessible(page, `${state}, ${look.colorScheme}, ${look.width} px`)
-  }
-}
 
 const pageHeading = (page: Page) => page.locator('main').getByRole('heading', { level: 1 })
 
@@ -43,7 +22,7 @@ const signedOutPages = [
 for (const path of signedOutPages) {
   anonymousTest(`${path}, signed out, passes axe`, async ({ page, pageErrors }) => {
     await page.goto(path)
-    await everyLook(page, path, () => expect(pageHeading(page)).toBeVisible())
+    await expectAccessibleInEveryLook(page, path, () => expect(pageHeading(page)).toBeVisible())
     expect(pageErrors).toEqual([])
   })
 }
@@ -51,7 +30,7 @@ for (const path of signedOutPages) {
 anonymousTest('a form showing its errors passes axe', async ({ page, pageErrors }) => {
   await page.goto('/auth/sign-in')
   await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-  await everyLook(page, 'sign-in with errors', () =>
+  await expectAccessibleInEveryLook(page, 'sign-in with errors', () =>
     expect(page.getByLabel('Email address')).toHaveAttribute('aria-invalid', 'true'),
   )
   expect(pageErrors).toEqual([])
@@ -67,7 +46,7 @@ const signedInPages = [
 for (const path of signedInPages) {
   test(`${path}, signed in, passes axe`, async ({ page, pageErrors }) => {
     await page.goto(path)
-    await everyLook(page, path, () => expect(pageHeading(page)).toBeVisible())
+    await expectAccessibleInEveryLook(page, path, () => expect(pageHeading(page)).toBeVisible())
     expect(pageErrors).toEqual([])
   })
 }
@@ -81,18 +60,18 @@ test('a conversation, the account menu and the command palette pass axe', async 
   await page.goto('/assistant')
   await chat.ask('What is a tessera?')
   await chat.settled()
-  await everyLook(page, 'a conversation with an answer', () =>
+  await expectAccessibleInEveryLook(page, 'a conversation with an answer', () =>
     expect(chat.lastAnswer()).toContainText('Written by the Tessera OpenAI stand-in'),
   )
 
   const menu = page.getByRole('button', { name: `${account.displayName}, account menu` })
-  await everyLook(page, 'the account menu open', async () => {
+  await expectAccessibleInEveryLook(page, 'the account menu open', async () => {
     if ((await menu.getAttribute('aria-expanded')) !== 'true') await menu.click()
     await expect(page.getByRole('menuitem', { name: 'Sign out', exact: true })).toBeVisible()
   })
   await page.keyboard.press('Escape')
 
-  await everyLook(page, 'the command palette open', async () => {
+  await expectAccessibleInEveryLook(page, 'the command palette open', async () => {
     const palette = page.getByRole('dialog')
     if (!(await palette.isVisible())) await page.keyboard.press('Control+k')
     await expect(palette.getByRole('combobox', { name: 'Search commands' })).toBeVisible()

@@ -34,3 +34,30 @@ export async function axeFindings(page: Page): Promise<AxeFinding[]> {
 export async function expectAccessible(page: Page, state: string): Promise<void> {
   expect.soft(await axeFindings(page), `axe violations on ${state}`).toEqual([])
 }
+
+/** The looks every page is checked in: light and dark, at a desktop's and a phone's width. */
+const looks = [
+  { width: 1280, height: 800, colorScheme: 'light' },
+  { width: 1280, height: 800, colorScheme: 'dark' },
+  { width: 390, height: 844, colorScheme: 'light' },
+  { width: 390, height: 844, colorScheme: 'dark' },
+] as const
+
+/** Checks the page in every look, `ready` (the state shown) holding before each check. */
+export async function expectAccessibleInEveryLook(
+  page: Page,
+  state: string,
+  ready: () => Promise<void>,
+): Promise<void> {
+  for (const look of looks) {
+    await page.setViewportSize({ width: look.width, height: look.height })
+    await page.emulateMedia({ colorScheme: look.colorScheme })
+    await ready()
+    // Colours ease from one theme to the other: check what stays, not a frame in between.
+    await page.evaluate(() =>
+      // A transition cut short by the next one rejects its `finished`: that one is over too.
+      Promise.allSettled(document.getAnimations().map((animation) => animation.finished)),
+    )
+    await expectAccessible(page, `${state}, ${look.colorScheme}, ${look.width} px`)
+  }
+}
