@@ -6,8 +6,7 @@
 // counter or hold.
 import type { Sql } from '@tessera/db/sql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { withUser } from '../../platform/db/with-user.ts'
-import type { UserClaims } from '../../platform/db/with-user.ts'
+import { asViewer, type AsViewerWork } from '../../testing/rls.ts'
 import { createBffTestDatabase, databaseSetupTimeout } from '../../testing/identity.ts'
 
 let sql: Sql
@@ -25,17 +24,9 @@ const privateConversation = crypto.randomUUID()
 const sharedConversation = crypto.randomUUID()
 const period = '2026-11-01T00:00:00Z'
 
-const claimsOf = (sub: string): UserClaims => ({ sub, role: 'authenticated', aud: 'authenticated' })
-
-function as<T>(who: Who, fn: Parameters<typeof withUser<T>>[2]): Promise<T> {
-  if (who !== 'anon') return withUser(sql, claimsOf(people[who]), fn)
-  return sql.transaction(fn, {
-    opening: {
-      text: `select set_config('role', 'anon', true), set_config('request.jwt.claims', '{"role":"anon"}', true)`,
-      params: [],
-    },
-  })
-}
+/** Runs `fn` as the person, or as `anon` with no user at all. */
+const as = <T>(who: Who, fn: AsViewerWork<T>): Promise<T> =>
+  asViewer(sql, who === 'anon' ? 'anon' : people[who], fn)
 
 /** A refusal by the database's rights (no grant, a policy's check), not a broken statement. */
 const refusedByRights = (error: unknown) =>

@@ -5,8 +5,7 @@
 import type { Sql } from '@tessera/db/sql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createBffTestDatabase, databaseSetupTimeout } from '../../testing/identity.ts'
-import { withUser } from '../../platform/db/with-user.ts'
-import type { UserClaims } from '../../platform/db/with-user.ts'
+import { asViewer, type AsViewerWork } from '../../testing/rls.ts'
 
 let sql: Sql
 const people = {
@@ -20,18 +19,9 @@ const team = crypto.randomUUID()
 const invite = crypto.randomUUID()
 const tables = ['workspaces', 'workspace_members', 'workspace_invites'] as const
 
-const claimsOf = (sub: string): UserClaims => ({ sub, role: 'authenticated', aud: 'authenticated' })
-
-/** Runs `fn` as the person (withUser), or as `anon` with no user at all. */
-function as<T>(who: Who, fn: Parameters<typeof withUser<T>>[2]): Promise<T> {
-  if (who !== 'anon') return withUser(sql, claimsOf(people[who]), fn)
-  return sql.transaction(fn, {
-    opening: {
-      text: `select set_config('role', 'anon', true), set_config('request.jwt.claims', '{"role":"anon"}', true)`,
-      params: [],
-    },
-  })
-}
+/** Runs `fn` as the person, or as `anon` with no user at all. */
+const as = <T>(who: Who, fn: AsViewerWork<T>): Promise<T> =>
+  asViewer(sql, who === 'anon' ? 'anon' : people[who], fn)
 
 async function refusal(who: Who, statement: string, params: unknown[] = []) {
   try {
