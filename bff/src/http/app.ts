@@ -50,6 +50,7 @@ import { createRemoteOverrides, withRemoteOverrides } from '../modules/registry/
 import { createSnapshotReader } from '../modules/registry/registry.ts'
 import { createSessions } from '../modules/identity/sessions.ts'
 import { createTelemetryStore } from '../modules/registry/telemetry-store.ts'
+import { createSessionContexts } from '../modules/workspaces/session-contexts.ts'
 import { createWorkspaces } from '../modules/workspaces/workspaces.ts'
 import { BFF_VERSION } from '../platform/version.ts'
 import { fetchUpstreamClient } from '../modules/plugins/plugin-proxy.ts'
@@ -154,7 +155,13 @@ export function createApp(deps: AppDeps) {
     idleTimeoutMs: env.SESSION_IDLE_TIMEOUT_SECONDS * 1000,
     cacheMs: recentLookupMs,
   })
+  const sessionContexts = createSessionContexts({
+    clock,
+    ttlMs: recentLookupMs,
+    invalidations,
+  })
   const billing = createBilling({
+    usersChanged: sessionContexts.changed,
     sql: deps.db,
     stripe:
       deps.stripe ??
@@ -179,15 +186,17 @@ export function createApp(deps: AppDeps) {
     logger,
     publicOrigin: env.PUBLIC_ORIGIN,
     clientKey: deps.clientKey,
-    entitlements: (claims, sessionId) =>
-      sessionId === undefined
-        ? billing.entitlements(claims)
-        : billing.entitlementsOfSession({ id: sessionId, userId: claims.sub, claims }),
-    currentWorkspace: async (session) => {
-      const { service } = workspaces
-      const summary = await service.summaryOf(session, await service.currentOf(session))
-      return { id: summary.id, name: summary.name, kind: summary.kind, role: summary.role }
+    entitlements: (claims, sessionId) => {
+      if (sessionId === undefined) return billing.entitlements(claims)
+      const session = { id: sessionId, userId: claims.sub, claims }
+      return sessionContexts.entitlements(session, () => billing.entitlementsOfSession(session))
     },
+    currentWorkspace: (session) =>
+      sessionContexts.workspace(session, async () => {
+        const { service } = workspaces
+        const summary = await service.summaryOf(session, await service.currentOf(session))
+        return { id: summary.id, name: summary.name, kind: summary.kind, role: summary.role }
+      }),
     rolesOf: (userId) => operatorConsole.roles.rolesOf(userId),
   }
   let pluginKeys: Promise<PluginSigningKeys> | undefined
@@ -218,6 +227,8 @@ export function createApp(deps: AppDeps) {
     },
     beforeInvite: (tx, workspaceId, options) =>
       billing.checkInviteSeat(tx, workspaceId, options.confirmExtraSeat),
+
+    usersChanged: sessionContexts.changed,
   })
   const assistant = createAssistant({
     sql: deps.db,

@@ -37,6 +37,7 @@ import type { ReconcileReport } from './reconcile.ts'
 import { subscriptionsOfUser } from './store.ts'
 import { createTeamBilling } from './team-billing.ts'
 import { personalEntitlements } from './team-state.ts'
+import type { UsersChanged } from '../workspaces/session-contexts.ts'
 import { currentWorkspaceOfSession, personalWorkspaceId } from './team-store.ts'
 import { callStripe, toUpstreamError } from './stripe-client.ts'
 import type { StripeClients } from './stripe-client.ts'
@@ -73,6 +74,8 @@ export interface BillingDeps {
   cacheMs?: number
   /** Delays before each retry of a seat change that failed transiently (ms). */
   seatRetryDelaysMs?: readonly number[]
+  /** Drops what every replica keeps of these users' workspaces (workspaces/session-contexts). */
+  usersChanged?: UsersChanged | undefined
 }
 
 export interface Billing {
@@ -152,6 +155,7 @@ export function createBilling(deps: BillingDeps): Billing {
     const before = subscriptionResponseOf(change.before)
     const after = subscriptionResponseOf(change.after)
     await invalidations?.publish({ cache: 'subscriptions', userId: change.userId }, tx)
+    await deps.usersChanged?.([change.userId], tx)
     const subscriptionChanged = JSON.stringify(before) !== JSON.stringify(after)
     const entitlementsChanged =
       JSON.stringify(before.entitlements) !== JSON.stringify(after.entitlements)
@@ -208,6 +212,7 @@ export function createBilling(deps: BillingDeps): Billing {
     clock,
     logger,
     ...(deps.seatRetryDelaysMs === undefined ? {} : { retryDelaysMs: deps.seatRetryDelaysMs }),
+    usersChanged: deps.usersChanged,
   })
 
   const entitlements = async (

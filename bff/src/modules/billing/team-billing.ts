@@ -25,6 +25,7 @@ import { userTopic } from '../identity/auth-events.ts'
 import { createLiveEvent } from '../events/event-hub.ts'
 import type { EventBus } from '../events/event-outbox.ts'
 import { SeatChangeError, previewSeatChange, setSeatQuantity } from './seats.ts'
+import type { UsersChanged } from '../workspaces/session-contexts.ts'
 import { granting, pickCurrent, teamEntitlements, teamSubscriptionResponse } from './team-state.ts'
 import type { TeamPlanFacts } from './team-state.ts'
 import {
@@ -48,6 +49,8 @@ export interface TeamBillingDeps {
   /** Delays before each retry of a transient seat-change failure (ms). */
   retryDelaysMs?: readonly number[]
   sleep?: (ms: number) => Promise<void>
+  /** Drops what every replica keeps of these users' workspaces (workspaces/session-contexts). */
+  usersChanged?: UsersChanged | undefined
 }
 
 export type TeamBilling = ReturnType<typeof createTeamBilling>
@@ -116,7 +119,12 @@ export function createTeamBilling(deps: TeamBillingDeps) {
   const publishTeam = async (workspaceId: string, tx?: SqlQueryable): Promise<void> => {
     const on = tx ?? sql
     const current = await currentOf(on, workspaceId)
-    for (const member of await membersOf(on, workspaceId)) {
+    const members = await membersOf(on, workspaceId)
+    await deps.usersChanged?.(
+      members.map((member) => member.userId),
+      tx,
+    )
+    for (const member of members) {
       const entitlements = teamEntitlements(workspaceId, member.role, current)
       const topic = userTopic(member.userId)
       await bus.publish(

@@ -30,6 +30,8 @@ const invalidationSchema = z.discriminatedUnion('cache', [
   z.object({ cache: z.literal('registry') }),
   /** Whether a user holds the operator role (granted or revoked). */
   z.object({ cache: z.literal('roles'), userId: z.string() }),
+  /** The user's sessions' workspaces and what their plans allow (workspaces/session-contexts). */
+  z.object({ cache: z.literal('workspaces'), userId: z.string() }),
 ])
 export type Invalidation = z.infer<typeof invalidationSchema>
 

@@ -27,6 +27,7 @@ import {
   roleChangeRefusal,
   type Standing,
 } from './rules.ts'
+import type { UsersChanged } from './session-contexts.ts'
 import { unknownWorkspace } from './workspaces-store.ts'
 import type { LockedWorkspace, WorkspacesStore } from './workspaces-store.ts'
 
@@ -43,6 +44,8 @@ export interface WorkspacesServiceDeps {
   clock: Clock
   logger: Logger
   onMembersChanged: OnMembersChanged
+  /** Drops what every replica keeps of these users' workspaces (session-contexts.ts). */
+  usersChanged?: UsersChanged | undefined
 }
 
 /** The caller's standing in a locked workspace, or the refusal of a non-member. */
@@ -62,7 +65,9 @@ export function createWorkspacesService(deps: WorkspacesServiceDeps) {
     userIds: Iterable<string>,
     data: WorkspaceEventData,
   ): Promise<void> => {
-    for (const userId of new Set(userIds)) {
+    const users = new Set(userIds)
+    await deps.usersChanged?.(users, tx)
+    for (const userId of users) {
       await bus.publish(
         { topic: userTopic(userId), event: createLiveEvent(WORKSPACE_EVENT_TYPE, data, clock) },
         tx,

@@ -13,6 +13,7 @@ import { createInvites } from './invites.ts'
 import type { BeforeInvite } from './invites.ts'
 import { createWorkspacesService } from './workspaces-service.ts'
 import type { OnMembersChanged } from './workspaces-service.ts'
+import type { UsersChanged } from './session-contexts.ts'
 import { createWorkspacesStore } from './workspaces-store.ts'
 import { invitesRoutes, workspacesRoutes } from './workspaces-routes.ts'
 
@@ -36,6 +37,8 @@ export function createWorkspaces(deps: {
   onMembersChanged?: OnMembersChanged | undefined
   /** The seat-billing check before an invite is stored (extra seats need confirming). */
   beforeInvite?: BeforeInvite | undefined
+  /** Drops what every replica keeps of these users' workspaces (session-contexts.ts). */
+  usersChanged?: UsersChanged | undefined
 }) {
   const { sql, bus, clock, logger, env } = deps
   const store = createWorkspacesStore(sql)
@@ -46,6 +49,7 @@ export function createWorkspaces(deps: {
     clock,
     logger,
     onMembersChanged: deps.onMembersChanged ?? (() => undefined),
+    usersChanged: deps.usersChanged,
   })
   const invites = createInvites({
     sql,
