@@ -49,3 +49,22 @@ test('a route fetches only the remotes it shows: its own and the header slots', 
     new Set(scripts.map((url) => new URL(url).pathname.split('/').slice(1, 3).join('/'))).size,
   ).toBe(3)
 })
+
+test('the session and the remotes are asked for by the page itself, once each', async ({
+  page,
+}) => {
+  // index.html preloads both (Chromium types a preload `other`, a script's read `fetch`), so they
+  // download with the host's code instead of after it; the host's own reads reuse those answers
+  // (a second request would mean the preload was wasted).
+  const reads: string[] = []
+  page.on('request', (request) => {
+    const { pathname } = new URL(request.url())
+    if (pathname === '/api/me' || pathname === '/api/remotes')
+      reads.push(`${pathname} ${request.resourceType()}`)
+  })
+  await page.goto('/assistant')
+  await expect(
+    page.locator('[data-tessera-remote="ai"]').getByRole('heading', { level: 1 }),
+  ).toBeVisible()
+  expect(reads.sort()).toEqual(['/api/me other', '/api/remotes other'])
+})

@@ -73,7 +73,9 @@ export function meSessionSource(api: PlatformApi): SessionSource {
   return async () => {
     let body: unknown
     try {
-      const response = await api.fetch('/api/me', { cache: 'no-store' })
+      // In the default cache mode, as index.html preloads it, so the first read reuses the
+      // preload's answer; the BFF sends `/api/me` with `no-store`, so no later read is cached.
+      const response = await api.fetch('/api/me')
       body = await response.json()
     } catch (error) {
       if (
