@@ -19,6 +19,11 @@ export const conversationSchema = z.object({
    * read-only here: no send, rename, delete or share (403 `conversation_read_only`).
    */
   sharedBy: z.string().nullable().optional(),
+  /**
+   * The model its last send used, which the composer's picker restores (null: none yet, the
+   * plan's default). A model the plan no longer allows falls back to the default on the next send.
+   */
+  model: z.enum(assistantModels).nullable().optional(),
 })
 export type Conversation = z.infer<typeof conversationSchema>
 
@@ -124,6 +129,13 @@ export const sendMessageBodySchema = z.strictObject({
     .min(1, 'Write a message.')
     .max(MESSAGE_MAX_LENGTH, `A message can have at most ${MESSAGE_MAX_LENGTH} characters.`)
     .check(plainText('A message cannot contain control characters.')),
+  /**
+   * The model to answer with (the catalogue's names); absent: the conversation's last one if the
+   * plan still allows it, else the plan's default. One the plan does not allow: 403 `model_not_in_plan`.
+   */
+  model: z
+    .enum(assistantModels, { error: `Choose one of the models: ${assistantModels.join(', ')}.` })
+    .optional(),
 })
 export type SendMessageBody = z.infer<typeof sendMessageBodySchema>
 

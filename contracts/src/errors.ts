@@ -182,6 +182,11 @@ export const errorCatalogue = {
     message:
       'The Team plan is bought for a team workspace, and Pro for your personal one. Switch workspace and try again.',
   },
+  model_not_in_plan: {
+    status: 403,
+    message:
+      'Your plan does not include this model. Upgrade your plan to use it, or pick one of your plan’s models.',
+  },
   seat_confirmation_required: {
     status: 409,
     message:

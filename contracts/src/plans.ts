@@ -1,5 +1,13 @@
 import { z } from 'zod'
-import { assistantModels, planIds, planList, plans, type Plan, type PlanId } from './plan-values.ts'
+import {
+  assistantModels,
+  planIds,
+  planList,
+  plans,
+  type AssistantModel,
+  type Plan,
+  type PlanId,
+} from './plan-values.ts'
 
 export * from './plan-values.ts'
 
@@ -123,3 +131,16 @@ export const ENTITLEMENTS_EVENT_TYPE = 'entitlements'
  */
 export const entitlementsEventDataSchema = z.object({ entitlements: entitlementsSchema })
 export type EntitlementsEventData = z.infer<typeof entitlementsEventDataSchema>
+
+/**
+ * Whether a plan's sends take the model lane kept for paying plans (docs/decisions/028): what the
+ * pricing page's "Priority answers" line sells, so the line and the behaviour cannot part.
+ */
+export function hasPriorityAnswers(plan: PlanId): boolean {
+  return plans[plan].features.includes('Priority answers')
+}
+
+/** The first plan (in the pricing page's order) that includes a model: the one to upgrade to. */
+export function planWithModel(model: AssistantModel): Plan | null {
+  return planList.find((plan) => plan.limits.models.includes(model)) ?? null
+}

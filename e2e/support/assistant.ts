@@ -34,6 +34,7 @@ export async function armFault(
 
 interface LoggedRequest {
   path: string
+  model?: string
   outcome: 'in_progress' | 'completed' | 'aborted' | 'cut' | 'rejected'
   completionTokens: number
   plannedCompletionTokens: number

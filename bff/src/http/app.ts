@@ -29,6 +29,7 @@ import { remotesRoutes } from '../modules/registry/remotes-routes.ts'
 import { telemetryRoutes } from '../modules/registry/telemetry-routes.ts'
 import { createAssistant } from '../modules/assistant/assistant.ts'
 import { createChatModel } from '../modules/assistant/model.ts'
+import { createModelLanes, withModelLanes } from '../modules/assistant/model-lanes.ts'
 import { memberCapRoutes } from '../modules/assistant/member-caps.ts'
 import { createAuthEvents } from '../modules/identity/auth-events.ts'
 import { createCanaryGuard } from '../modules/deploy/canary-monitor.ts'
@@ -232,13 +233,24 @@ export function createApp(deps: AppDeps) {
   })
   const assistant = createAssistant({
     sql: deps.db,
-    model: createChatModel({
-      baseURL: env.OPENAI_BASE_URL,
-      apiKey: env.OPENAI_API_KEY,
-      modelMap: env.OPENAI_MODEL_MAP,
-      timeoutMs: env.ASSISTANT_FIRST_TOKEN_TIMEOUT_MS,
-      ...(deps.modelFetch === undefined ? {} : { fetch: deps.modelFetch }),
-    }),
+    // "Priority answers": the model's requests are capped, with a lane kept for paying plans.
+    model: withModelLanes(
+      createChatModel({
+        baseURL: env.OPENAI_BASE_URL,
+        apiKey: env.OPENAI_API_KEY,
+        modelMap: env.OPENAI_MODEL_MAP,
+        timeoutMs: env.ASSISTANT_FIRST_TOKEN_TIMEOUT_MS,
+        ...(deps.modelFetch === undefined ? {} : { fetch: deps.modelFetch }),
+      }),
+      createModelLanes(
+        {
+          capacity: env.ASSISTANT_MODEL_CONCURRENCY,
+          reserved: env.ASSISTANT_PRIORITY_RESERVED,
+        },
+        clock,
+      ),
+      (lane, waitedMs) => logger.info('a send waited for the model', { lane, waitedMs }),
+    ),
     // The same entitlements /api/me reports: the plan of the user's subscription; for a send in
     // a team workspace, the team's (its pool, and whether its payment is past due).
     entitlementsForUser: (claims, workspaceId) => billing.entitlements(claims, workspaceId),

@@ -323,6 +323,13 @@ const envSchema = z.object({
   ASSISTANT_HISTORY_CHARS: z.coerce.number().int().min(0).default(8000),
   /** Messages one user may send per minute. */
   ASSISTANT_RATE_LIMIT: positiveInt.default(20),
+  /**
+   * The most requests to the model this process opens at once; further sends wait their turn
+   * (within the first-token timeout). 0: no cap. Per replica (docs/decisions/028).
+   */
+  ASSISTANT_MODEL_CONCURRENCY: z.coerce.number().int().min(0).default(256),
+  /** Of those, how many only "Priority answers" plans (Pro, Team) may take. */
+  ASSISTANT_PRIORITY_RESERVED: z.coerce.number().int().min(0).default(64),
 
   /** Where each plugin's API is forwarded (docs/plugins.md); empty: no plugin has one. */
   PLUGIN_UPSTREAMS: pluginUpstreamList.default({}),
@@ -434,6 +441,18 @@ export function loadEnv(
       {
         key: 'ASSISTANT_ABANDONED_HOLD_SECONDS',
         message: `must be more than ASSISTANT_MAX_ANSWER_SECONDS plus the first-token timeout (${longestHoldSeconds} s)`,
+      },
+    ])
+  }
+  // The lane kept for priority must leave the other plans at least one slot.
+  if (
+    env.ASSISTANT_MODEL_CONCURRENCY > 0 &&
+    env.ASSISTANT_PRIORITY_RESERVED >= env.ASSISTANT_MODEL_CONCURRENCY
+  ) {
+    throw new EnvError([
+      {
+        key: 'ASSISTANT_PRIORITY_RESERVED',
+        message: `must be less than ASSISTANT_MODEL_CONCURRENCY (${env.ASSISTANT_MODEL_CONCURRENCY})`,
       },
     ])
   }

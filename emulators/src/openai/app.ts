@@ -7,6 +7,7 @@ import type { Context } from 'hono'
 import { z } from 'zod'
 import { ECHO_PREFIX } from './answer.ts'
 import { handleChatCompletion } from './chat-completions.ts'
+import { GenerationSlots } from './generation-slots.ts'
 import { OpenAiHttpError, faultErrorResponse, openAiError } from './errors.ts'
 import { FaultBook, faultInputSchema } from './faults.ts'
 import type { ArmedFault, FaultInput } from './faults.ts'
@@ -35,6 +36,7 @@ const optionsSchema = z.object({
   apiKey: z.string().min(1).optional(),
   answerSentences: z.int().min(0).max(50).default(3),
   requestLogSize: z.int().min(1).default(500),
+  maxConcurrentAnswers: z.int().min(0).default(0),
 })
 
 export interface OpenAiEmulatorOptions {
@@ -50,6 +52,11 @@ export interface OpenAiEmulatorOptions {
   readonly requestLogSize?: number
   /** Drops the connection under a `cut` fault once written bytes are flushed (Node adapter). */
   readonly cutConnection?: (c: Context) => void
+  /**
+   * Streamed answers generated at once, as a model server's capacity; the others wait with their
+   * response open (their first token late). 0 (the default): no limit.
+   */
+  readonly maxConcurrentAnswers?: number
   /** Called with errors no handler expected, before the OpenAI-shaped 500 goes out. */
   readonly onUnexpectedError?: (error: unknown) => void
 }
@@ -120,6 +127,7 @@ export function createOpenAiEmulator(options: OpenAiEmulatorOptions = {}): {
     apiKey: options.apiKey,
     answerSentences: options.answerSentences,
     requestLogSize: options.requestLogSize,
+    maxConcurrentAnswers: options.maxConcurrentAnswers,
   })
   const faults = new FaultBook()
   const log = new RequestLog(settings.requestLogSize)
@@ -140,6 +148,10 @@ export function createOpenAiEmulator(options: OpenAiEmulatorOptions = {}): {
     faults,
     log,
     cutConnection: options.cutConnection,
+    slots:
+      settings.maxConcurrentAnswers > 0
+        ? new GenerationSlots(settings.maxConcurrentAnswers)
+        : undefined,
   }
 
   const app = new Hono<EmulatorEnv>()

@@ -3,6 +3,8 @@
  * The stream is a pull-driven ReadableStream: a chunk is produced only when the connection has
  * taken the previous one, so a client that goes away stops generation at once.
  */
+import { inSlot } from './generation-slots.ts'
+import type { GenerationSlots } from './generation-slots.ts'
 import type { Context } from 'hono'
 import { z } from 'zod'
 import { composeAnswer } from './answer.ts'
@@ -58,6 +60,8 @@ export interface ChatCompletionDeps {
   readonly log: RequestLog
   /** Drop the underlying connection (Node adapter); without it the body stream errors instead. */
   readonly cutConnection: ((c: Context) => void) | undefined
+  /** The server's capacity: streamed answers beyond it wait for a slot (unset: no limit). */
+  readonly slots?: GenerationSlots | undefined
 }
 
 const SYSTEM_FINGERPRINT = 'fp_tessera_local'
@@ -305,8 +309,9 @@ export async function handleChatCompletion(
       stallMs,
       cutAfter,
     }
+    const frames = streamFrames(completion, plan, stop.signal)
     const body = frameStream(
-      streamFrames(completion, plan, stop.signal),
+      deps.slots === undefined ? frames : inSlot(deps.slots, stop.signal, frames),
       stop,
       record,
       deps.log,

@@ -19,6 +19,8 @@ const envSchema = z.object({
     )
     .pipe(z.array(z.string()).min(1)),
   OPENAI_EMULATOR_ANSWER_SENTENCES: z.coerce.number().int().min(0).max(50).default(3),
+  // Streamed answers generated at once (a server's capacity); 0: no limit.
+  OPENAI_EMULATOR_MAX_CONCURRENT_ANSWERS: z.coerce.number().int().min(0).default(0),
   LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
 })
 

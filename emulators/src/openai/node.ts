@@ -78,6 +78,7 @@ async function main(): Promise<void> {
     tokensPerSecond: env.OPENAI_EMULATOR_TOKENS_PER_SECOND,
     models: env.OPENAI_EMULATOR_MODELS,
     answerSentences: env.OPENAI_EMULATOR_ANSWER_SENTENCES,
+    maxConcurrentAnswers: env.OPENAI_EMULATOR_MAX_CONCURRENT_ANSWERS,
     ...(env.OPENAI_EMULATOR_API_KEY === undefined ? {} : { apiKey: env.OPENAI_EMULATOR_API_KEY }),
     onUnexpectedError: (error) =>
       log('error', 'openai stand-in request failed', { error: String(error) }),

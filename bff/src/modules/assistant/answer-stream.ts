@@ -107,6 +107,7 @@ export function createAnswerStream(
         model: prepared.model,
         messages: prepared.messages,
         maxAnswerTokens: settings.maxAnswerTokens,
+        priority: prepared.priority === true,
       },
       upstream.signal,
     )

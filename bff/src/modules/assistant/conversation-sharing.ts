@@ -37,7 +37,8 @@ export function withAuthor(
   row: Pick<
     AssistantConversationRow,
     'id' | 'title' | 'created_at' | 'updated_at' | 'shared' | 'user_id'
-  >,
+  > &
+    Partial<Pick<AssistantConversationRow, 'model'>>,
   me: string,
   authors: ReadonlyMap<string, string>,
 ): Conversation {

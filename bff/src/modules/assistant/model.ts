@@ -14,6 +14,8 @@ export interface AnswerRequest {
   model: AssistantModel
   messages: PromptMessage[]
   maxAnswerTokens: number
+  /** The plan sells "Priority answers": the request may use the lane kept for it (model-lanes.ts). */
+  priority?: boolean
 }
 
 /** The model behind the assistant: any server that speaks OpenAI's Chat Completions. */

@@ -9,7 +9,7 @@ export const UNTITLED = 'New conversation'
 const DERIVED_TITLE_LENGTH = 60
 export function conversationOf(
   row: Pick<AssistantConversationRow, 'id' | 'title' | 'created_at' | 'updated_at'> &
-    Partial<Pick<AssistantConversationRow, 'shared'>>,
+    Partial<Pick<AssistantConversationRow, 'shared' | 'model'>>,
 ): Conversation {
   return {
     id: row.id,
@@ -17,10 +17,16 @@ export function conversationOf(
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
     ...(row.shared === undefined ? {} : { shared: row.shared }),
+    ...(row.model === undefined ? {} : { model: modelOf(row.model) }),
   }
 }
 
 const knownModels: ReadonlySet<string> = new Set(assistantModels)
+
+/** A stored model name as the catalogue knows it; null for none, or one it no longer lists. */
+export function modelOf(name: string | null): AssistantModel | null {
+  return name !== null && knownModels.has(name) ? (name as AssistantModel) : null
+}
 const knownCodes: ReadonlySet<string> = new Set(errorCodes)
 
 export type MessageColumns = Omit<
@@ -50,7 +56,7 @@ export function chatMessageOf(row: MessageColumns): ChatMessage {
     role: row.role,
     content: row.content,
     status: row.status,
-    model: row.model !== null && knownModels.has(row.model) ? (row.model as AssistantModel) : null,
+    model: modelOf(row.model),
     usage,
     error: code === null ? null : { code, message: errorCatalogue[code].message },
     createdAt: row.created_at.toISOString(),

@@ -4,6 +4,7 @@
  * refused at any step holds nothing and stores nothing.
  */
 import { ApiError } from '@tessera/contracts'
+import type { AssistantModel } from '@tessera/contracts'
 import { ApiErrorWithHeaders } from '../../platform/errors.ts'
 import { nextTurn } from '../../platform/next-turn.ts'
 import { localLimiters, rateLimitHeaders, rateLimited } from '../../platform/rate-limiter.ts'
@@ -19,11 +20,14 @@ import { titleFrom } from './store.ts'
 import { usageOf } from './usage-events.ts'
 import { isReadable, readOnly } from './conversation-sharing.ts'
 import { createTeamSendChecks } from './team-send-checks.ts'
+import { chooseModel, priorityOf } from './model-choice.ts'
 
 export interface SendInput {
   conversationId: string
   content: string
   requestId: string
+  /** The model asked for; absent: the conversation's last one, or the plan's default. */
+  model?: AssistantModel
 }
 
 export function createSendChecks(
@@ -59,15 +63,17 @@ export function createSendChecks(
     const question: PromptMessage = { role: 'user', content: input.content }
     const entitled = deps.entitlementsForUser(sender.claims)
     const loading = store.loadForSend(sender.claims, input.conversationId, bounds)
-    const reserving = entitled.then((entitlements) =>
-      quota.reserve({
+    const reserving = entitled.then((entitlements) => {
+      // A model the plan does not include is refused before anything is held.
+      if (input.model !== undefined) chooseModel(entitlements, input.model, null)
+      return quota.reserve({
         userId: sender.userId,
         period,
         limit: entitlements.monthlyTokens,
         tokens: reservationFor([system, question], settings.maxAnswerTokens),
         history: { conversationId: input.conversationId, bounds },
-      }),
-    )
+      })
+    })
     const [entitlements, loaded, reserved] = await Promise.allSettled([
       entitled,
       loading,
@@ -113,13 +119,14 @@ export function createSendChecks(
         },
       })
     }
-    const modelName = entitlements.value.defaultModel
+    const modelName = chooseModel(entitlements.value, input.model, loaded.value.conversation.model)
     return {
       sender,
       requestId: input.requestId,
       conversationId: input.conversationId,
       content: input.content,
       model: modelName,
+      priority: priorityOf(entitlements.value),
       messages,
       reservation: {
         id: reservation.id,

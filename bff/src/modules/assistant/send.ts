@@ -74,6 +74,8 @@ export interface PreparedSend {
   conversationId: string
   content: string
   model: AssistantModel
+  /** The plan sells "Priority answers": the answer waits in the paying plans' lane (model-lanes.ts). */
+  priority?: boolean
   messages: PromptMessage[]
   reservation: { id: string; tokens: number; counters: UsageCounters }
   period: UsagePeriod
@@ -120,6 +122,7 @@ export function openingOf(
     ...input.conversation,
     title: input.conversation.title ?? input.title,
     updatedAt: createdAt,
+    model: input.model,
   }
   return { user, assistant, conversation }
 }

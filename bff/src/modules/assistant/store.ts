@@ -103,7 +103,7 @@ export interface AssistantStore {
 
 const cursorAt = raw<string>`to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`
 
-const conversationColumns = ['id', 'title', 'created_at', 'updated_at', 'shared'] as const
+const conversationColumns = ['id', 'title', 'created_at', 'updated_at', 'shared', 'model'] as const
 
 /** The conversation and its history for a send (compiled once: it runs before every answer). */
 const loadForSendStatement = reusableStatement(
@@ -116,6 +116,7 @@ const loadForSendStatement = reusableStatement(
         'conversation.created_at',
         'conversation.updated_at',
         'conversation.workspace_id',
+        'conversation.model',
         jsonArrayFrom(recentHistory(values.id, values.userId, values)).as('history'),
       ])
       .where('conversation.id', '=', values.id)
@@ -301,6 +302,8 @@ export function createAssistantStore(
                 .set((eb) => ({
                   title: eb.fn.coalesce('title', eb.val(input.title)),
                   updated_at: raw<Date>`now()`,
+                  // Remembered for the picker: the conversation opens on the model it last used.
+                  model: input.assistant.model,
                 }))
                 .where('id', '=', input.conversationId)
                 .where('user_id', '=', claims.sub)

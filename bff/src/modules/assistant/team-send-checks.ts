@@ -4,6 +4,7 @@
  * refusal names the team, and who to ask: its owners and admins.
  */
 import { ApiError } from '@tessera/contracts'
+import type { AssistantModel } from '@tessera/contracts'
 import { ApiErrorWithHeaders } from '../../platform/errors.ts'
 import { reservationFor } from './estimate.ts'
 import type { PromptMessage } from './estimate.ts'
@@ -16,6 +17,7 @@ import type { StoredConversation } from './store.ts'
 import { titleFrom } from './rows.ts'
 import type { TeamReservation } from './team-quota.ts'
 import { teamContacts, teamOf, whoToAsk } from './workspace-scope.ts'
+import { chooseModel, priorityOf } from './model-choice.ts'
 
 /** The refusal of a team workspace the sender is no longer a member of. */
 function notAMember(): ApiError {
@@ -65,7 +67,7 @@ export function createTeamSendChecks(deps: AssistantDeps & { quota: Quota }) {
      */
     async hold(
       sender: Sender,
-      input: { conversationId: string; content: string; requestId: string },
+      input: { conversationId: string; content: string; requestId: string; model?: AssistantModel },
       loaded: { conversation: StoredConversation; history: PromptMessage[]; workspaceId: string },
     ): Promise<PreparedSend> {
       const period = usagePeriodOf(clock.now())
@@ -91,7 +93,8 @@ export function createTeamSendChecks(deps: AssistantDeps & { quota: Quota }) {
       ]
       const tokens = reservationFor(messages, settings.maxAnswerTokens)
       const limit = entitlements.monthlyTokens
-      const model = entitlements.defaultModel
+      // Before the hold: a model the team's plan does not include holds nothing.
+      const model = chooseModel(entitlements, input.model, loaded.conversation.model)
       const reservation = await quota.team.reserve({
         workspaceId,
         userId: sender.userId,
@@ -112,6 +115,7 @@ export function createTeamSendChecks(deps: AssistantDeps & { quota: Quota }) {
         conversationId: input.conversationId,
         content: input.content,
         model,
+        priority: priorityOf(entitlements),
         messages,
         reservation: { id: reservation.id, tokens: reservation.tokens, counters },
         period,

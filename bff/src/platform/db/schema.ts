@@ -67,6 +67,8 @@ export interface AssistantConversationsTable {
   workspace_id: ColumnType<string | null, string | null | undefined, never>
   /** Readable by the other members of its (team) workspace. */
   shared: ColumnType<boolean, boolean | undefined, boolean>
+  /** The model its last send used; null before the first (20261126140000). */
+  model: ColumnType<string | null, string | null | undefined, string | null>
 }
 
 export interface AssistantMessagesTable {

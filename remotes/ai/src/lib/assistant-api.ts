@@ -9,6 +9,7 @@ import type {
   UsageReport,
 } from '@tessera/contracts/assistant'
 import type { Platform } from '@tessera/contracts/platform'
+import type { AssistantModel } from '@tessera/contracts/plan-values'
 import { readSse } from './sse.ts'
 
 type Schemas = typeof chatStreamEventSchemas
@@ -125,10 +126,12 @@ export function createAssistantApi(platform: Platform) {
       conversationId: string,
       content: string,
       signal: AbortSignal,
+      /** The model to answer with; absent: the conversation's own, or the plan's default. */
+      model?: AssistantModel,
     ): AsyncGenerator<ChatStreamEvent> {
       const response = await platform.api.fetch(`${conversationPath(conversationId)}/messages`, {
         method: 'POST',
-        body: JSON.stringify({ content }),
+        body: JSON.stringify(model === undefined ? { content } : { content, model }),
         headers: { accept: 'text/event-stream' },
         signal,
       })

@@ -116,6 +116,16 @@ export function chatErrorOf(
       actions: ['edit'],
     }
   }
+  if (code === 'model_not_in_plan') {
+    // The BFF's sentence names the plan that includes the model: the upgrade to see.
+    return {
+      code,
+      message: serverMessage,
+      requestId,
+      retryAfterSeconds: null,
+      actions: ['plans', 'retry'],
+    }
+  }
   const usage = code === 'quota_exceeded' ? asUsage(details) : null
   if (usage !== null) {
     // The refusal's own numbers (holds in flight count): the same sentence the card shows.

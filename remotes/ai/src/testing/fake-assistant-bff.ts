@@ -243,9 +243,13 @@ export function fakeAssistantBff(options: FakeAssistantBffOptions = {}) {
     /** Each conversation's stored messages, oldest first (a test may store as the BFF would). */
     messages,
     /** The next send is refused with this catalogue error before any stream. */
-    refuseNext(code: ErrorCode, details?: Record<string, unknown>) {
+    refuseNext(code: ErrorCode, details?: Record<string, unknown>, message?: string) {
       refusals.push(
-        new ApiError(code, { requestId: 'req-refused', ...(details ? { details } : {}) }),
+        new ApiError(code, {
+          requestId: 'req-refused',
+          ...(details ? { details } : {}),
+          ...(message === undefined ? {} : { message }),
+        }),
       )
     },
     /** The next stream the page opens. */

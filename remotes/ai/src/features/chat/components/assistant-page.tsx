@@ -13,6 +13,7 @@ import { usePlatform, useRoute } from '@tessera/plugin-react/platform'
 import { createAssistantApi } from '../../../lib/assistant-api.ts'
 import { assistantRoutes, billingPlansPath, conversationIdOf } from '../../../lib/paths.ts'
 import { Composer } from '../../composer/components/composer.tsx'
+import { ModelPicker, withModel, useModelChoice } from '../../composer/components/model-picker.tsx'
 import { ConversationHeader } from '../../conversations/components/conversation-header.tsx'
 import { ConversationList } from '../../conversations/components/conversation-list.tsx'
 import { UsageBar, UsageMeter, usageSentence } from '../../usage/components/usage-meter.tsx'
@@ -44,7 +45,7 @@ export default function AssistantPage() {
   const store = useMemo(
     () =>
       new ChatStore({
-        api: createAssistantApi(platform),
+        api: withModel(createAssistantApi(platform), platform),
         openConversation: (id) =>
           platform.navigate(
             id === null
@@ -193,6 +194,7 @@ export default function AssistantPage() {
     thread?.conversation ?? state.list.conversations.find((c) => c.id === currentId) ?? null
   // Another member's shared conversation: readable here, never written (the BFF refuses too).
   const sharedBy = conversation?.sharedBy ?? undefined
+  const modelChoice = useModelChoice(currentId ?? 'new', conversation)
   const inTeam = usageState.status === 'ready' && usageState.usage.pool !== undefined
   const blocked =
     sharedBy !== undefined ? (
@@ -387,6 +389,7 @@ export default function AssistantPage() {
               sending={sending}
               blocked={blocked || undefined}
               textareaRef={textareaRef}
+              picker={sharedBy === undefined && <ModelPicker choice={modelChoice} />}
             />
           </div>
         )}

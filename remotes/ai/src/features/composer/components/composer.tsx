@@ -18,6 +18,8 @@ interface ComposerProps {
   /** Why nothing can be sent now (the month's tokens are gone); the text stays editable. */
   blocked?: ReactNode
   textareaRef: RefObject<HTMLTextAreaElement | null>
+  /** The model picker, shown under the box (model-picker.tsx). */
+  picker?: ReactNode
 }
 
 /**
@@ -32,6 +34,7 @@ export function Composer({
   sending,
   blocked,
   textareaRef,
+  picker,
 }: ComposerProps) {
   const id = useId()
   const hintId = `${id}-hint`
@@ -99,6 +102,7 @@ export function Composer({
         </div>
       </div>
       <div className="composer__footer">
+        {picker}
         <p id={hintId} className="composer__hint">
           {sending
             ? 'Answering… Press Stop or Escape to stop; what arrived is kept.'
