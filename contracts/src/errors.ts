@@ -182,6 +182,11 @@ export const errorCatalogue = {
     message:
       'The Team plan is bought for a team workspace, and Pro for your personal one. Switch workspace and try again.',
   },
+  share_not_found: {
+    status: 404,
+    message:
+      'This link no longer works: its author stopped sharing it, or it is mistyped. Ask them for a new link.',
+  },
   seat_confirmation_required: {
     status: 409,
     message:
