@@ -201,3 +201,5 @@ export const usageSchema = z.object({
 export type Usage = z.infer<typeof usageSchema>
 
 export * from './assistant-usage.ts'
+export * from './assistant-search.ts'
+export * from './assistant-share.ts'

@@ -187,6 +187,11 @@ export const errorCatalogue = {
     message:
       'Your plan does not include this model. Upgrade your plan to use it, or pick one of your plan’s models.',
   },
+  share_not_found: {
+    status: 404,
+    message:
+      'This link no longer works: its author stopped sharing it, or it is mistyped. Ask them for a new link.',
+  },
   seat_confirmation_required: {
     status: 409,
     message:

@@ -31,6 +31,9 @@ import { createAssistant } from '../modules/assistant/assistant.ts'
 import { createChatModel } from '../modules/assistant/model.ts'
 import { createModelLanes, withModelLanes } from '../modules/assistant/model-lanes.ts'
 import { memberCapRoutes } from '../modules/assistant/member-caps.ts'
+import { searchRoutes } from '../modules/assistant/search-routes.ts'
+import { shareRoutes } from '../modules/sharing/share-routes.ts'
+import { sharedApiRoutes, sharedPageRoutes } from '../modules/sharing/shared-routes.ts'
 import { createAuthEvents } from '../modules/identity/auth-events.ts'
 import { createCanaryGuard } from '../modules/deploy/canary-monitor.ts'
 import { createConsole } from '../modules/console/console.ts'
@@ -281,6 +284,13 @@ export function createApp(deps: AppDeps) {
     signal.addEventListener('abort', () => clearInterval(sweep), { once: true })
   }
 
+  // Public share links: the page and its JSON count against one limit per client.
+  const sharedLinks = {
+    sql: deps.db,
+    limiter: limiters({ name: 'shared', limit: env.SHARED_LINK_RATE_LIMIT, windowMs: 60_000 }),
+    clientKey: deps.clientKey,
+  }
+
   const app = new Hono<AppEnv>()
   app.use(requestId())
   app.use(accessLog({ logger }))
@@ -369,6 +379,10 @@ export function createApp(deps: AppDeps) {
     .route('/api/auth', authRoutes(identity))
     .route('/api/me', meRoutes(identity))
     .route('/api/assistant', assistantRoutes({ assistant, logger }))
+    .route('/api/assistant', searchRoutes({ sql: deps.db }))
+    .route('/api/assistant', shareRoutes({ sql: deps.db }))
+    .route('/api/shared', sharedApiRoutes(sharedLinks))
+    .route('/shared', sharedPageRoutes(sharedLinks))
     .route(
       '/api/plugins',
       pluginRoutes({

@@ -10,6 +10,7 @@ import {
   errorBodySchema,
   isCatalogued,
   legacyCspReportSchema,
+  searchQuerySchema,
   reconcileBodySchema,
   remoteNameSchema,
   stripePrices,
@@ -46,6 +47,7 @@ const settings = z
 /** Schemas of what routes read outside a `jsonBody` body: queries, and path parameters by name. */
 const querySchemas: Record<string, z.ZodType> = {
   'GET /api/assistant/conversations': conversationPageQuerySchema,
+  'GET /api/assistant/search': searchQuerySchema,
 }
 const paramSchemas: Record<string, z.ZodType> = {
   name: remoteNameSchema,

@@ -162,6 +162,8 @@ const envSchema = z.object({
   BODY_LIMIT_BYTES: positiveInt.default(65536),
   TELEMETRY_BODY_LIMIT_BYTES: positiveInt.default(8192),
   TELEMETRY_RATE_LIMIT: positiveInt.default(60),
+  /** Reads of public share links (the page and its JSON) per client per minute. */
+  SHARED_LINK_RATE_LIMIT: positiveInt.default(120),
   /**
    * How long a check of a limit shared by the replicas (rate limits, the sign-in throttle, canary
    * counts) may wait for the database before this process counts on its own instead (ms).
