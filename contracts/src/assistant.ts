@@ -3,8 +3,10 @@ import { errorCodes } from './errors.ts'
 import { assistantModels } from './plans.ts'
 import { CONVERSATION_TITLE_MAX_LENGTH, MESSAGE_MAX_LENGTH } from './assistant-values.ts'
 import { plainText } from './text.ts'
+import { attachmentIdsSchema, attachmentSchema } from './attachments.ts'
 
 export * from './assistant-values.ts'
+export type { Attachment } from './attachments.ts'
 
 /** A conversation in the list (`/api/assistant/conversations`); dates are ISO 8601. */
 export const conversationSchema = z.object({
@@ -107,6 +109,8 @@ export const chatMessageSchema = z.object({
   /** Why an assistant message is partial or failed. */
   error: z.object({ code: z.enum(errorCodes), message: z.string() }).nullable(),
   createdAt: z.string(),
+  /** Files sent with a user's message (absent when none). */
+  attachments: z.array(attachmentSchema).optional(),
 })
 export type ChatMessage = z.infer<typeof chatMessageSchema>
 
@@ -124,6 +128,8 @@ export const sendMessageBodySchema = z.strictObject({
     .min(1, 'Write a message.')
     .max(MESSAGE_MAX_LENGTH, `A message can have at most ${MESSAGE_MAX_LENGTH} characters.`)
     .check(plainText('A message cannot contain control characters.')),
+  /** Uploaded files to send with the message (`POST /api/assistant/attachments`). */
+  attachmentIds: attachmentIdsSchema.optional(),
 })
 export type SendMessageBody = z.infer<typeof sendMessageBodySchema>
 

@@ -137,10 +137,12 @@ export function assistantRoutes(deps: { assistant: Assistant; logger: Logger }) 
         const sender = await senderOf(c)
         // Every refusal (limits, moderation, a missing conversation) is a JSON error before the
         // stream opens; once it is open, failures are `error` events on it.
+        const { content, attachmentIds } = c.req.valid('json')
         const prepared = await assistant.prepareSend(sender, {
           conversationId: conversationId(c),
-          content: c.req.valid('json').content,
+          content,
           requestId: c.get('requestId'),
+          ...(attachmentIds === undefined ? {} : { attachmentIds }),
         })
         // Proxies such as nginx buffer responses unless told not to; an answer must flow.
         c.header('X-Accel-Buffering', 'no')

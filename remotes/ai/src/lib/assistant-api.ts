@@ -9,6 +9,7 @@ import type {
   UsageReport,
 } from '@tessera/contracts/assistant'
 import type { Platform } from '@tessera/contracts/platform'
+import type { Attachment } from '@tessera/contracts/attachments'
 import { readSse } from './sse.ts'
 
 type Schemas = typeof chatStreamEventSchemas
@@ -125,10 +126,12 @@ export function createAssistantApi(platform: Platform) {
       conversationId: string,
       content: string,
       signal: AbortSignal,
+      attachments: readonly Attachment[] = [],
     ): AsyncGenerator<ChatStreamEvent> {
+      const attachmentIds = attachments.map((attachment) => attachment.id)
       const response = await platform.api.fetch(`${conversationPath(conversationId)}/messages`, {
         method: 'POST',
-        body: JSON.stringify({ content }),
+        body: JSON.stringify(attachmentIds.length > 0 ? { content, attachmentIds } : { content }),
         headers: { accept: 'text/event-stream' },
         signal,
       })

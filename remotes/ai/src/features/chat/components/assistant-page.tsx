@@ -13,6 +13,7 @@ import { usePlatform, useRoute } from '@tessera/plugin-react/platform'
 import { createAssistantApi } from '../../../lib/assistant-api.ts'
 import { assistantRoutes, billingPlansPath, conversationIdOf } from '../../../lib/paths.ts'
 import { Composer } from '../../composer/components/composer.tsx'
+import { useAttachmentDraft } from '../../attachments/use-attachment-draft.ts'
 import { ConversationHeader } from '../../conversations/components/conversation-header.tsx'
 import { ConversationList } from '../../conversations/components/conversation-list.tsx'
 import { UsageBar, UsageMeter, usageSentence } from '../../usage/components/usage-meter.tsx'
@@ -36,6 +37,7 @@ import { Icon } from '../../../lib/icon.tsx'
  */
 export default function AssistantPage() {
   const platform = usePlatform()
+  const attachmentDraft = useAttachmentDraft(platform.api.baseUrl)
   const route = useRoute()
   const routeId = conversationIdOf(route)
   const usage = useUsage()
@@ -121,7 +123,7 @@ export default function AssistantPage() {
     setDraft('')
     threadControl.current?.toLatest()
     arrivingFromNew.current = currentId === null
-    void store.send(currentId, content).then((outcome) => {
+    void store.send(currentId, content, attachmentDraft.take()).then((outcome) => {
       if (outcome === 'sent') return
       arrivingFromNew.current = false
       // Stopped before it left: the text comes back to the composer. (A refusal keeps it in the
@@ -387,6 +389,7 @@ export default function AssistantPage() {
               sending={sending}
               blocked={blocked || undefined}
               textareaRef={textareaRef}
+              attachments={attachmentDraft}
             />
           </div>
         )}
