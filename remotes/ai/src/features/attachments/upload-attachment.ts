@@ -12,6 +12,10 @@ export class UploadError extends Error {
   }
 }
 
+/** Where the BFF serves an attachment back to its owner. */
+export const attachmentUrl = (baseUrl: string, id: string): string =>
+  new URL(`/api/assistant/attachments/${encodeURIComponent(id)}`, baseUrl).toString()
+
 const unreachable = () =>
   new UploadError(
     'upstream_unavailable',

@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { Attachment } from '@tessera/contracts/attachments'
-import { UploadError, uploadAttachment } from './upload-attachment.ts'
+import { UploadError, attachmentUrl, uploadAttachment } from './upload-attachment.ts'
 
 /** One file on its way into the next message. */
 export interface DraftFile {
   key: string
   name: string
   size: number
-  /** A local preview of an image (an object URL), for the chip. */
+  /** The uploaded image, read back through the BFF, for the chip (the CSP allows no blob: URLs). */
   preview: string | null
   status: 'uploading' | 'ready' | 'failed'
   /** 0–1 while uploading. */
@@ -40,14 +40,13 @@ export function useAttachmentDraft(baseUrl: string) {
         const key = `draft-${++keys}`
         const controller = new AbortController()
         uploads.current.set(key, controller)
-        const preview = file.type.startsWith('image/') ? URL.createObjectURL(file) : null
         setFiles((current) => [
           ...current,
           {
             key,
             name: file.name,
             size: file.size,
-            preview,
+            preview: null,
             status: 'uploading',
             progress: 0,
             attachment: null,
@@ -55,7 +54,14 @@ export function useAttachmentDraft(baseUrl: string) {
           },
         ])
         uploadAttachment(baseUrl, file, (progress) => update(key, { progress }), controller.signal)
-          .then((attachment) => update(key, { status: 'ready', progress: 1, attachment }))
+          .then((attachment) =>
+            update(key, {
+              status: 'ready',
+              progress: 1,
+              attachment,
+              preview: attachment.kind === 'image' ? attachmentUrl(baseUrl, attachment.id) : null,
+            }),
+          )
           .catch((error: unknown) => {
             if (controller.signal.aborted) return
             update(key, {
@@ -74,14 +80,10 @@ export function useAttachmentDraft(baseUrl: string) {
 
   const remove = useCallback((key: string) => {
     uploads.current.get(key)?.abort()
-    setFiles((current) => {
-      const gone = current.find((file) => file.key === key)
-      if (gone?.preview) URL.revokeObjectURL(gone.preview)
-      return current.filter((file) => file.key !== key)
-    })
+    setFiles((current) => current.filter((file) => file.key !== key))
   }, [])
 
-  /** Empties the draft once its files went with a message (their previews are the thread's now). */
+  /** Empties the draft once its files went with a message. */
   const clear = useCallback(() => setFiles([]), [])
 
   useEffect(() => {

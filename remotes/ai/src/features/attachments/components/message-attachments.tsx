@@ -2,6 +2,7 @@ import type { Attachment } from '@tessera/contracts/attachments'
 import { formatBytes } from '@tessera/contracts/attachment-values'
 import { usePlatform } from '@tessera/plugin-react/platform'
 import { Icon } from '../../../lib/icon.tsx'
+import { attachmentUrl } from '../upload-attachment.ts'
 import '../attachments.css'
 
 const kindLabel = { image: 'Image', pdf: 'PDF', text: 'Text' } as const
@@ -9,11 +10,7 @@ const kindLabel = { image: 'Image', pdf: 'PDF', text: 'Text' } as const
 /** The files sent with a message: thumbnails for images, chips for the rest; each opens its file. */
 export function MessageAttachments({ attachments }: { attachments: readonly Attachment[] }) {
   const platform = usePlatform()
-  const href = (attachment: Attachment) =>
-    new URL(
-      `/api/assistant/attachments/${encodeURIComponent(attachment.id)}`,
-      platform.api.baseUrl,
-    ).toString()
+  const href = (attachment: Attachment) => attachmentUrl(platform.api.baseUrl, attachment.id)
   return (
     <ul className="message-attachments" aria-label="Files sent">
       {attachments.map((attachment) => (
