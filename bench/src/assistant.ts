@@ -30,6 +30,7 @@ import { startBff } from '@tessera/bff/node'
 import { openDatabase, prepareDatabase } from '@tessera/db/open-database'
 import { startSupabaseEmulator } from '@tessera/emulators/supabase/node'
 import { signInBenchAccount } from './bench-account.ts'
+import { benchImageDataUrl, imageRounds, uploadBenchImage } from './assistant-image.ts'
 import { median, percentile, repoRoot, report, sseEvents } from './lib.ts'
 
 const HANDSHAKE = 'benchAssistant'
@@ -282,7 +283,7 @@ function streamPost(
 }
 
 /** The body the BFF sends for a question in a new conversation (its system prompt included). */
-function directBody(question: string) {
+function directBody(question: string, imageDataUrl?: string) {
   return JSON.stringify({
     model: 'gpt-4o-mini',
     messages: [
@@ -291,7 +292,15 @@ function directBody(question: string) {
         content:
           'You are the Tessera assistant. Answer clearly and concisely, in Markdown when it helps.',
       },
-      { role: 'user', content: question },
+      imageDataUrl === undefined
+        ? { role: 'user', content: question }
+        : {
+            role: 'user',
+            content: [
+              { type: 'text', text: question },
+              { type: 'image_url', image_url: { url: imageDataUrl, detail: 'low' } },
+            ],
+          },
     ],
     stream: true,
     stream_options: { include_usage: true },
@@ -299,11 +308,11 @@ function directBody(question: string) {
   })
 }
 
-function direct(openaiUrl: string, question: string): Promise<StreamResult> {
+function direct(openaiUrl: string, question: string, image?: string): Promise<StreamResult> {
   return streamPost(
     `${openaiUrl}/v1/chat/completions`,
     { authorization: 'Bearer sk-tessera-local', 'content-type': 'application/json' },
-    directBody(question),
+    directBody(question, image),
     (_event, data) => data.includes('"content":"') && !data.includes('"content":""'),
     (_event, data) => data === '[DONE]',
   )
@@ -333,11 +342,12 @@ function throughBff(
   cookie: string,
   conversationId: string,
   question: string,
+  attachmentIds?: string[],
 ): Promise<StreamResult> {
   return streamPost(
     `${bffUrl}/api/assistant/conversations/${conversationId}/messages`,
     bffHeaders(bffUrl, cookie),
-    JSON.stringify({ content: question }),
+    JSON.stringify({ content: question, attachmentIds }),
     (event) => event === 'delta',
     (event) => event === 'done',
   )
@@ -441,6 +451,18 @@ async function main(): Promise<void> {
     const overheads = bffMs.map((ms, index) => ms - (directMs[index] ?? 0))
     const ownOverheads = unmoderatedMs.map((ms, index) => ms - (directMs[index] ?? 0))
 
+    // 1b. The same with an image attached (assistant-image.ts), as the second account on the
+    // first BFF (moderation on): its month has room for these sends besides its own rounds.
+    const image = await imageRounds({
+      pairs: Number(process.env.BENCH_IMAGE_PAIRS ?? 100),
+      warmUp,
+      upload: () => uploadBenchImage(served.bffUrl, unmoderatedCookie),
+      newConversation: () => newConversation(served.bffUrl, unmoderatedCookie),
+      direct: (question) => direct(served.openaiUrl, question, benchImageDataUrl),
+      through: (id, question, attachmentId) =>
+        throughBff(served.bffUrl, unmoderatedCookie, id, question, [attachmentId]),
+    })
+
     // 2. Concurrent answers, paced by the stand-in.
     const armed = await fetch(`${served.openaiUrl}/_emulator/faults`, {
       method: 'POST',
@@ -516,6 +538,11 @@ async function main(): Promise<void> {
           '',
         ],
         [
+          `with an image attached (512×384 PNG): BFF overhead (median of ${image.overheads.length}; p95)`,
+          `${ms(median(image.overheads))}; ${ms(percentile(image.overheads, 95))} (straight: ${ms(median(image.directMs))})`,
+          '',
+        ],
+        [
           'BFF process CPU per send in those rounds (the whole send, to `done`)',
           `${cpuPerSendMs} ms`,
           '',
@@ -547,6 +574,7 @@ async function main(): Promise<void> {
         directMs,
         bffMs,
         unmoderatedMs,
+        image,
         concurrent,
         streamTokensPerSecond,
         wallMs,
@@ -559,7 +587,7 @@ async function main(): Promise<void> {
         cpuPerSendMs: Number(cpuPerSendMs),
       },
     )
-    if (ttftErrors > 0) process.exitCode = 1
+    if (ttftErrors > 0 || image.errors > 0) process.exitCode = 1
   } finally {
     agent.destroy()
     if (bff.exitCode === null) {

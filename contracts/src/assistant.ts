@@ -3,8 +3,10 @@ import { errorCodes } from './errors.ts'
 import { assistantModels } from './plans.ts'
 import { CONVERSATION_TITLE_MAX_LENGTH, MESSAGE_MAX_LENGTH } from './assistant-values.ts'
 import { plainText } from './text.ts'
+import { attachmentIdsSchema, attachmentSchema } from './attachments.ts'
 
 export * from './assistant-values.ts'
+export type { Attachment } from './attachments.ts'
 
 /** A conversation in the list (`/api/assistant/conversations`); dates are ISO 8601. */
 export const conversationSchema = z.object({
@@ -112,6 +114,8 @@ export const chatMessageSchema = z.object({
   /** Why an assistant message is partial or failed. */
   error: z.object({ code: z.enum(errorCodes), message: z.string() }).nullable(),
   createdAt: z.string(),
+  /** Files sent with a user's message (absent when none). */
+  attachments: z.array(attachmentSchema).optional(),
 })
 export type ChatMessage = z.infer<typeof chatMessageSchema>
 
@@ -136,6 +140,8 @@ export const sendMessageBodySchema = z.strictObject({
   model: z
     .enum(assistantModels, { error: `Choose one of the models: ${assistantModels.join(', ')}.` })
     .optional(),
+  /** Uploaded files to send with the message (`POST /api/assistant/attachments`). */
+  attachmentIds: attachmentIdsSchema.optional(),
 })
 export type SendMessageBody = z.infer<typeof sendMessageBodySchema>
 

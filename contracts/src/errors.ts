@@ -197,6 +197,55 @@ export const errorCatalogue = {
     message:
       'This invite needs one more paid seat. Confirm the extra seat to send it; it is charged when the invite is accepted.',
   },
+  attachment_empty: {
+    status: 422,
+    message: 'This file is empty. Choose a file that has something in it.',
+  },
+  attachment_too_large: {
+    status: 413,
+    message:
+      'This file is larger than your plan allows for one file. Attach a smaller file, or upgrade for larger ones.',
+  },
+  attachment_type_unsupported: {
+    status: 415,
+    message:
+      'This kind of file cannot be attached. Attach an image (PNG, JPEG, WebP or GIF), a PDF or a text file.',
+  },
+  attachment_type_mismatch: {
+    status: 415,
+    message:
+      'This file’s name says one kind of file but its content is another. Save it in the format its name says, or rename it.',
+  },
+  attachment_no_text: {
+    status: 422,
+    message:
+      'No text could be read from this PDF (it may be scanned pages). Attach the pages as images, or a PDF with selectable text.',
+  },
+  attachment_name_invalid: {
+    status: 422,
+    message:
+      'This file name cannot be used. Rename the file (at most 200 characters, no slashes or control characters) and try again.',
+  },
+  attachment_allowance_reached: {
+    status: 429,
+    message:
+      'You have attached as much as your plan allows this month. Upgrade, or wait until next month.',
+  },
+  too_many_attachments: {
+    status: 422,
+    message:
+      'This message has more attachments than your plan allows for one message. Remove some, or send them in another message.',
+  },
+  attachment_unavailable: {
+    status: 409,
+    message:
+      'An attachment of this message was already sent, or is not yours. Attach the file again.',
+  },
+  attachment_text_too_long: {
+    status: 422,
+    message:
+      'The text of these files is longer than the assistant can read with one message. Attach shorter files, or fewer at once.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>
 
 export type ErrorCode = keyof typeof errorCatalogue

@@ -1,6 +1,8 @@
 // Plain values of the plan catalogue, with no zod: pages that only show the plans (the host's
 // landing page, in its first chunk) import them from `@tessera/contracts/plan-values` without
 // bundling the schemas. `plans.ts` re-exports them.
+import { attachmentFeature } from './attachment-values.ts'
+import type { AttachmentLimits } from './attachment-values.ts'
 
 /**
  * The plan catalogue: the one place plans, prices and limits are defined. The BFF derives
@@ -38,10 +40,19 @@ export interface Plan {
     monthlyTokens: number
     /** Models allowed; the first is the default. */
     models: readonly [AssistantModel, ...AssistantModel[]]
+    /** Files sent to the assistant (checked by the BFF on upload and on send). */
+    attachments: AttachmentLimits
   }
   /** Short feature lines for the pricing page, beyond the limits above. */
   features: readonly string[]
 }
+
+/** Attachment allowances; the pricing page's line for each is made from the same numbers. */
+const attachmentLimits = {
+  free: { perMessage: 2, fileBytes: 2_000_000, monthlyBytes: 20_000_000 },
+  pro: { perMessage: 5, fileBytes: 10_000_000, monthlyBytes: 500_000_000 },
+  team: { perMessage: 10, fileBytes: 20_000_000, monthlyBytes: 2_000_000_000 },
+} as const satisfies Record<PlanId, AttachmentLimits>
 
 export const plans: Readonly<Record<PlanId, Plan>> = {
   free: {
@@ -53,8 +64,12 @@ export const plans: Readonly<Record<PlanId, Plan>> = {
     minSeats: 1,
     currency: 'usd',
     lookupKey: null,
-    limits: { monthlyTokens: 50_000, models: ['gpt-4o-mini'] },
-    features: ['Conversation history'],
+    limits: {
+      monthlyTokens: 50_000,
+      models: ['gpt-4o-mini'],
+      attachments: attachmentLimits.free,
+    },
+    features: ['Conversation history', attachmentFeature(attachmentLimits.free)],
   },
   pro: {
     id: 'pro',
@@ -65,8 +80,12 @@ export const plans: Readonly<Record<PlanId, Plan>> = {
     minSeats: 1,
     currency: 'usd',
     lookupKey: 'tessera_pro_monthly',
-    limits: { monthlyTokens: 1_000_000, models: ['gpt-4o', 'gpt-4o-mini'] },
-    features: ['Conversation history', 'Priority answers'],
+    limits: {
+      monthlyTokens: 1_000_000,
+      models: ['gpt-4o', 'gpt-4o-mini'],
+      attachments: attachmentLimits.pro,
+    },
+    features: ['Conversation history', attachmentFeature(attachmentLimits.pro), 'Priority answers'],
   },
   team: {
     id: 'team',
@@ -77,8 +96,17 @@ export const plans: Readonly<Record<PlanId, Plan>> = {
     minSeats: 2,
     currency: 'usd',
     lookupKey: 'tessera_team_monthly',
-    limits: { monthlyTokens: 5_000_000, models: ['gpt-4.1', 'gpt-4o', 'gpt-4o-mini'] },
-    features: ['Conversation history', 'Priority answers', 'The largest model'],
+    limits: {
+      monthlyTokens: 5_000_000,
+      models: ['gpt-4.1', 'gpt-4o', 'gpt-4o-mini'],
+      attachments: attachmentLimits.team,
+    },
+    features: [
+      'Conversation history',
+      attachmentFeature(attachmentLimits.team),
+      'Priority answers',
+      'The largest model',
+    ],
   },
 }
 

@@ -5,6 +5,7 @@ import type { EventHub } from '../modules/events/event-hub.ts'
 import type { StripeClients } from '../modules/billing/stripe-client.ts'
 import type { AccessTokenVerifier } from '../modules/identity/access-tokens.ts'
 import type { AuthGateway } from '../modules/identity/auth-gateway.ts'
+import type { AttachmentStorage } from '../modules/attachments/attachment-storage.ts'
 import type { UpstreamClient } from '../modules/plugins/plugin-proxy.ts'
 import type { PluginSigningKeys } from '../modules/plugins/signing-keys.ts'
 import type { RegistrySource } from '../modules/registry/registry.ts'
@@ -56,6 +57,7 @@ export interface AppDeps {
     | 'STRIPE_API_URL'
     | 'SUPABASE_URL'
     | 'SUPABASE_ANON_KEY'
+    | 'SUPABASE_SERVICE_ROLE_KEY'
     | 'STRIPE_SECRET_KEY'
     | 'STRIPE_WEBHOOK_SECRET'
     | 'OPENAI_BASE_URL'
@@ -95,6 +97,8 @@ export interface AppDeps {
   db: Sql
   /** Supabase Auth. */
   authGateway: AuthGateway
+  /** Where attachments' bytes go; by default the private bucket at `SUPABASE_URL` (service key). */
+  attachmentStorage?: AttachmentStorage
   /** Checks access tokens Auth issues against its published keys. */
   accessTokens: AccessTokenVerifier
   /** The built host; absent when the host is served elsewhere (Vite in `npm run dev`). */

@@ -17,6 +17,9 @@ import { requestId } from './middleware/request-id.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
 import { sessionCookie } from './middleware/session.ts'
 import { assistantRoutes } from '../modules/assistant/assistant-routes.ts'
+import { attachmentRoutes } from '../modules/attachments/attachment-routes.ts'
+import { createAttachmentStorage } from '../modules/attachments/attachment-storage.ts'
+import { createAttachments } from '../modules/attachments/attachments.ts'
 import { authRoutes } from '../modules/identity/auth-routes.ts'
 import { billingRoutes, signatureAuthenticatedPaths } from '../modules/billing/billing-routes.ts'
 import { DEPLOY_PATH_PREFIX, deployRoutes } from '../modules/deploy/deploy-routes.ts'
@@ -234,7 +237,21 @@ export function createApp(deps: AppDeps) {
 
     usersChanged: sessionContexts.changed,
   })
+  const attachments = createAttachments({
+    sql: deps.db,
+    storage:
+      deps.attachmentStorage ??
+      createAttachmentStorage({
+        url: env.SUPABASE_URL,
+        serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY,
+        logger,
+      }),
+    entitlementsForUser: (claims, workspaceId) => billing.entitlements(claims, workspaceId),
+    clock,
+    logger,
+  })
   const assistant = createAssistant({
+    attachments,
     sql: deps.db,
     // "Priority answers": the model's requests are capped, with a lane kept for paying plans.
     model: withModelLanes(
@@ -281,7 +298,13 @@ export function createApp(deps: AppDeps) {
         logger.warn('could not sweep abandoned holds', { error })
       })
     }, sweepEveryMs)
+    const sweepAttachments = setInterval(() => {
+      attachments.sweepRemovals().catch((error: unknown) => {
+        logger.warn('could not remove the objects of deleted attachments', { error })
+      })
+    }, sweepEveryMs)
     signal.addEventListener('abort', () => clearInterval(sweep), { once: true })
+    signal.addEventListener('abort', () => clearInterval(sweepAttachments), { once: true })
   }
 
   // Public share links: the page and its JSON count against one limit per client.
@@ -311,7 +334,14 @@ export function createApp(deps: AppDeps) {
       exemptPrefixes: [DEPLOY_PATH_PREFIX],
     }),
   )
-  app.use('/api/*', bodySize({ maxBytes: env.BODY_LIMIT_BYTES }))
+  app.use(
+    '/api/*',
+    bodySize({
+      maxBytes: env.BODY_LIMIT_BYTES,
+      // An upload is capped by the plan while it is read (attachments/read-capped.ts).
+      skip: (c) => c.req.method === 'POST' && c.req.path === '/api/assistant/attachments',
+    }),
+  )
   app.use(
     '/api/*',
     sessionCookie({
@@ -378,6 +408,7 @@ export function createApp(deps: AppDeps) {
     )
     .route('/api/auth', authRoutes(identity))
     .route('/api/me', meRoutes(identity))
+    .route('/api/assistant/attachments', attachmentRoutes({ attachments }))
     .route('/api/assistant', assistantRoutes({ assistant, logger }))
     .route('/api/assistant', searchRoutes({ sql: deps.db }))
     .route('/api/assistant', shareRoutes({ sql: deps.db }))

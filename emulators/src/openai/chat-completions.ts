@@ -8,6 +8,8 @@ import type { GenerationSlots } from './generation-slots.ts'
 import type { Context } from 'hono'
 import { z } from 'zod'
 import { composeAnswer } from './answer.ts'
+import { describeParts, imagePartSchema, imageTokens, readImage } from './attachments.ts'
+import type { ContentPart, SeenImage } from './attachments.ts'
 import { OpenAiHttpError, faultErrorResponse } from './errors.ts'
 import type { FaultBook } from './faults.ts'
 import type { RequestLog, RequestRecord } from './request-log.ts'
@@ -19,7 +21,7 @@ const textPartSchema = z.strictObject({ type: z.literal('text'), text: z.string(
 
 const messageSchema = z.strictObject({
   role: z.enum(['system', 'developer', 'user', 'assistant']),
-  content: z.union([z.string(), z.array(textPartSchema).min(1)]),
+  content: z.union([z.string(), z.array(z.union([textPartSchema, imagePartSchema])).min(1)]),
   name: z.string().min(1).optional(),
 })
 
@@ -67,8 +69,38 @@ export interface ChatCompletionDeps {
 const SYSTEM_FINGERPRINT = 'fp_tessera_local'
 const encoder = new TextEncoder()
 
-function messageText(content: string | Array<{ text: string }>): string {
-  return typeof content === 'string' ? content : content.map((part) => part.text).join('\n')
+function messageText(content: string | ContentPart[]): string {
+  if (typeof content === 'string') return content
+  return content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
+}
+
+/** The images of every message (read, so a bad one is a 400) and the last user message's parts. */
+function partsOf(request: ChatCompletionRequest): {
+  images: SeenImage[]
+  lastImages: SeenImage[]
+  lastExtraTexts: string[]
+} {
+  const images: SeenImage[] = []
+  let lastImages: SeenImage[] = []
+  let lastExtraTexts: string[] = []
+  request.messages.forEach((message, index) => {
+    if (typeof message.content === 'string') {
+      if (message.role === 'user') [lastImages, lastExtraTexts] = [[], []]
+      return
+    }
+    const seen = message.content.flatMap((part, at) =>
+      part.type === 'image_url' ? [readImage(part, `messages[${index}].content[${at}]`)] : [],
+    )
+    images.push(...seen)
+    if (message.role === 'user') {
+      lastImages = seen
+      // The first text part is the message; the others are attached files' text.
+      lastExtraTexts = message.content
+        .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+        .slice(1)
+    }
+  })
+  return { images, lastImages, lastExtraTexts }
 }
 
 function usageOf(promptTokens: number, completionTokens: number) {
@@ -267,8 +299,12 @@ export async function handleChatCompletion(
     text: messageText(message.content),
     name: message.name,
   }))
-  const promptTokens = countPromptTokens(texts)
-  const answerTokens = tokenize(composeAnswer(texts, { sentences: deps.answerSentences }))
+  const parts = partsOf(request)
+  const promptTokens =
+    countPromptTokens(texts) + parts.images.reduce((sum, image) => sum + imageTokens(image), 0)
+  const seen = describeParts(parts.lastImages, parts.lastExtraTexts)
+  const composed = composeAnswer(texts, { sentences: deps.answerSentences })
+  const answerTokens = tokenize(seen === '' ? composed : `${seen}\n\n${composed}`)
   const limit = request.max_completion_tokens ?? request.max_tokens ?? Number.POSITIVE_INFINITY
   const tokens = answerTokens.slice(0, limit)
   record.model = request.model

@@ -137,12 +137,13 @@ export function assistantRoutes(deps: { assistant: Assistant; logger: Logger }) 
         const sender = await senderOf(c)
         // Every refusal (limits, moderation, a missing conversation) is a JSON error before the
         // stream opens; once it is open, failures are `error` events on it.
-        const { content, model } = c.req.valid('json')
+        const { content, model, attachmentIds } = c.req.valid('json')
         const prepared = await assistant.prepareSend(sender, {
           conversationId: conversationId(c),
           content,
           requestId: c.get('requestId'),
           ...(model === undefined ? {} : { model }),
+          ...(attachmentIds === undefined ? {} : { attachmentIds }),
         })
         // Proxies such as nginx buffer responses unless told not to; an answer must flow.
         c.header('X-Accel-Buffering', 'no')

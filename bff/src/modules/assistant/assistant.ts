@@ -65,11 +65,24 @@ export function createAssistant(deps: AssistantDeps) {
     /** Renames the author's conversation; null when the caller cannot see it. */
     renameConversation: async (sender: Sender, id: string, title: string) =>
       (await store.renameConversation(sender.claims, id, title)) ?? refuseWrite(sender, id, null),
-    deleteConversation: async (sender: Sender, id: string) =>
-      (await store.deleteConversation(sender.claims, id)) || refuseWrite(sender, id, false),
+    async deleteConversation(sender: Sender, id: string) {
+      const deleted =
+        (await store.deleteConversation(sender.claims, id)) || refuseWrite(sender, id, false)
+      // Its attachments' rows went with it and queued their objects; removing them now keeps
+      // Storage tidy at once (a failure leaves them queued for the background sweep).
+      if ((await deleted) && deps.attachments !== undefined)
+        await deps.attachments.sweepRemovals().catch((error: unknown) => {
+          logger.warn('could not remove the objects of deleted attachments', { error })
+        })
+      return deleted
+    },
     shareConversation: (sender: Sender, id: string, shared: boolean) =>
       setShared(sql, sender.claims, id, shared),
-    listMessages: (sender: Sender, id: string) => store.listMessages(sender.claims, id),
+    async listMessages(sender: Sender, id: string) {
+      const list = await store.listMessages(sender.claims, id)
+      if (list === null || deps.attachments === undefined) return list
+      return { ...list, messages: await deps.attachments.withAttachments(sender, list.messages) }
+    },
 
     /** A team's usage per member, model and day, for its owners and admins. */
     usageReport: (sender: Sender, query: UsageReportQuery): Promise<UsageReport> =>

@@ -7,6 +7,25 @@
 export interface PromptMessage {
   role: 'system' | 'user' | 'assistant'
   content: string
+  /** Attached files after the text: their text, or an image as a data URL (attachments). */
+  parts?: readonly PromptPart[]
+}
+
+export type PromptPart = { type: 'text'; text: string } | { type: 'image'; dataUrl: string }
+
+/**
+ * Tokens an image sent at `detail: low` costs at most: OpenAI counts 85 for gpt-4o and gpt-4.1
+ * and 2,833 for gpt-4o-mini, whatever its size. The estimate, when usage is lost, is the 85.
+ */
+export const IMAGE_TOKEN_BOUND = 2833
+const IMAGE_TOKEN_ESTIMATE = 85
+
+/** What a message's attached parts add to a prompt: `image` per image, the text's bytes as `text`. */
+function partsCost(message: PromptMessage, image: number, text: (bytes: number) => number): number {
+  let total = 0
+  for (const part of message.parts ?? [])
+    total += part.type === 'image' ? image : MESSAGE_OVERHEAD_BOUND + text(utf8Length(part.text))
+  return total
 }
 
 /** What each message costs beyond its content (role and separators); OpenAI documents 3. */
@@ -39,7 +58,11 @@ export function utf8Length(text: string): number {
  */
 export function promptTokenBound(messages: readonly PromptMessage[]): number {
   let total = REPLY_PRIMING
-  for (const message of messages) total += MESSAGE_OVERHEAD_BOUND + utf8Length(message.content)
+  for (const message of messages)
+    total +=
+      MESSAGE_OVERHEAD_BOUND +
+      utf8Length(message.content) +
+      partsCost(message, IMAGE_TOKEN_BOUND, (bytes) => bytes)
   return total
 }
 
@@ -55,7 +78,10 @@ export function reservationFor(
 export function estimatePromptTokens(messages: readonly PromptMessage[]): number {
   let total = REPLY_PRIMING
   for (const message of messages)
-    total += MESSAGE_OVERHEAD + Math.ceil(utf8Length(message.content) / BYTES_PER_TOKEN)
+    total +=
+      MESSAGE_OVERHEAD +
+      Math.ceil(utf8Length(message.content) / BYTES_PER_TOKEN) +
+      partsCost(message, IMAGE_TOKEN_ESTIMATE, (bytes) => Math.ceil(bytes / BYTES_PER_TOKEN))
   return total
 }
 

@@ -74,7 +74,7 @@ export function createChatModel(options: ChatModelOptions): ChatModel {
       const stream = await client.chat.completions.create(
         {
           model: modelMap[request.model] ?? request.model,
-          messages: request.messages,
+          messages: request.messages.map(toOpenAiMessage),
           stream: true,
           stream_options: { include_usage: true },
           max_completion_tokens: request.maxAnswerTokens,
@@ -98,6 +98,24 @@ export function createChatModel(options: ChatModelOptions): ChatModel {
         }
       })()
     },
+  }
+}
+
+/** A prompt message as Chat Completions takes it: attachments become text and image parts. */
+function toOpenAiMessage(message: PromptMessage): OpenAI.ChatCompletionMessageParam {
+  if (message.parts === undefined || message.parts.length === 0 || message.role !== 'user')
+    return { role: message.role, content: message.content }
+  return {
+    role: 'user',
+    content: [
+      { type: 'text', text: message.content },
+      ...message.parts.map((part): OpenAI.ChatCompletionContentPart =>
+        part.type === 'text'
+          ? { type: 'text', text: part.text }
+          : // Low detail: a known, small cost per image (estimate.ts), enough to describe it.
+            { type: 'image_url', image_url: { url: part.dataUrl, detail: 'low' } },
+      ),
+    ],
   }
 }
 

@@ -21,6 +21,7 @@ import { usageOf } from './usage-events.ts'
 import { isReadable, readOnly } from './conversation-sharing.ts'
 import { createTeamSendChecks } from './team-send-checks.ts'
 import { chooseModel, priorityOf } from './model-choice.ts'
+import { questionWith } from '../attachments/prompt.ts'
 
 export interface SendInput {
   conversationId: string
@@ -28,6 +29,10 @@ export interface SendInput {
   requestId: string
   /** The model asked for; absent: the conversation's last one, or the plan's default. */
   model?: AssistantModel
+  /** Uploaded files sent with the message (attachments/). */
+  attachmentIds?: string[]
+  /** The question as the model gets it, when it is more than `content` (attachments). */
+  question?: PromptMessage
 }
 
 export function createSendChecks(
@@ -60,7 +65,7 @@ export function createSendChecks(
     const period = usagePeriodOf(clock.now())
     const bounds = { messages: settings.historyMessages, chars: settings.historyChars }
     const system: PromptMessage = { role: 'system', content: SYSTEM_PROMPT }
-    const question: PromptMessage = { role: 'user', content: input.content }
+    const question: PromptMessage = input.question ?? { role: 'user', content: input.content }
     const entitled = deps.entitlementsForUser(sender.claims)
     const loading = store.loadForSend(sender.claims, input.conversationId, bounds)
     const reserving = entitled.then((entitlements) => {
@@ -173,6 +178,25 @@ export function createSendChecks(
       await releaseHold(prepared.reservation.id, prepared.requestId)
       throw error
     }
+    if (prepared.attachmentIds !== undefined && deps.attachments !== undefined)
+      await deps.attachments
+        .tie(prepared.sender, prepared.attachmentIds, prepared.opening.user.id)
+        .catch((error: unknown) =>
+          // The question is stored and the model gets the files; only the thread's chips are lost.
+          logger.error('could not tie attachments to their message', {
+            error,
+            requestId: prepared.requestId,
+          }),
+        )
+  }
+
+  /** The send's attachments, read for the model, and the question they make (attachments/prompt.ts). */
+  async function attach(sender: Sender, input: SendInput) {
+    const ids = input.attachmentIds ?? []
+    if (ids.length === 0) return null
+    if (deps.attachments === undefined) throw new ApiError('attachment_unavailable')
+    const attached = await deps.attachments.forSend(sender, ids)
+    return { attached, question: questionWith(input.content, attached, settings.historyChars) }
   }
 
   return {
@@ -188,6 +212,8 @@ export function createSendChecks(
     async prepareSend(sender: Sender, input: SendInput): Promise<PreparedSend> {
       const decision = await limiter.hit(sender.userId)
       if (!decision.allowed) throw rateLimited(limiter, decision)
+      const attaching = await attach(sender, input)
+      if (attaching !== null) input = { ...input, question: attaching.question }
       // Moderation is the longest of the two (a round trip to another service): it starts first,
       // and its request is on the wire before the hold's statements are built. (The SDK takes a
       // few turns of promises to send it; this thread would spend them on the database first.)
@@ -213,10 +239,15 @@ export function createSendChecks(
         throw refusal
       }
       if (held.status === 'rejected') throw held.reason
-      const prepared: PreparedSend =
+      let prepared: PreparedSend =
         limiter.policy === undefined
           ? held.value
           : { ...held.value, rateLimitHeaders: rateLimitHeaders(limiter.policy, decision) }
+      if (attaching !== null) {
+        const { ids, summaries } = attaching.attached
+        const user = { ...prepared.opening.user, attachments: summaries }
+        prepared = { ...prepared, attachmentIds: ids, opening: { ...prepared.opening, user } }
+      }
       await storeQuestion(prepared)
       // The hold is announced with the stream's opening (answer-stream.ts), once the model's
       // request is on its way: publishing is a database write, and not one for the first token.

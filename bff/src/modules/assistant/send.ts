@@ -11,6 +11,7 @@ import type { Limiters } from '../../platform/rate-limiter.ts'
 import type { UserClaims } from '../../platform/db/with-user.ts'
 import type { Logger } from '../../platform/logger.ts'
 import type { EventBus } from '../events/event-outbox.ts'
+import type { Attachments } from '../attachments/attachments.ts'
 import type { EntitlementsForUser } from './entitlements.ts'
 import type { PromptMessage } from './estimate.ts'
 import type { ChatModel } from './model.ts'
@@ -42,6 +43,8 @@ export interface AssistantDeps {
   settings: AssistantSettings
   /** Where the send rate is counted: this process by default, or shared by the replicas. */
   limiters?: Limiters
+  /** Files sent with messages; without it a send naming attachments is refused. */
+  attachments?: Attachments
 }
 
 /** Who is sending: the session's user and the claims their data is read with. */
@@ -84,6 +87,8 @@ export interface PreparedSend {
   opening: SendOpening
   /** The send rate's `RateLimit-Policy` and `RateLimit` fields, for the answer's response. */
   rateLimitHeaders?: Record<string, string>
+  /** The attachments sent with the question, tied to it once it is stored. */
+  attachmentIds?: string[]
 }
 
 /** Tells the model who it is; short, so it costs little on every send. */

@@ -67,7 +67,13 @@ export function createTeamSendChecks(deps: AssistantDeps & { quota: Quota }) {
      */
     async hold(
       sender: Sender,
-      input: { conversationId: string; content: string; requestId: string; model?: AssistantModel },
+      input: {
+        conversationId: string
+        content: string
+        requestId: string
+        model?: AssistantModel
+        question?: PromptMessage
+      },
       loaded: { conversation: StoredConversation; history: PromptMessage[]; workspaceId: string },
     ): Promise<PreparedSend> {
       const period = usagePeriodOf(clock.now())
@@ -89,7 +95,7 @@ export function createTeamSendChecks(deps: AssistantDeps & { quota: Quota }) {
       const messages: PromptMessage[] = [
         { role: 'system', content: SYSTEM_PROMPT },
         ...loaded.history,
-        { role: 'user', content: input.content },
+        input.question ?? { role: 'user', content: input.content },
       ]
       const tokens = reservationFor(messages, settings.maxAnswerTokens)
       const limit = entitlements.monthlyTokens

@@ -10,6 +10,7 @@ import type {
 } from '@tessera/contracts/assistant'
 import type { Platform } from '@tessera/contracts/platform'
 import type { AssistantModel } from '@tessera/contracts/plan-values'
+import type { Attachment } from '@tessera/contracts/attachments'
 import { readSse } from './sse.ts'
 
 type Schemas = typeof chatStreamEventSchemas
@@ -29,6 +30,14 @@ const streamEventNames: ReadonlySet<string> = new Set<ChatStreamEventName>([
 
 /** How many conversations one page of the list holds. */
 export const CONVERSATION_PAGE_SIZE = 20
+
+/** What a send carries besides its text. */
+export interface SendOptions {
+  /** The model to answer with; absent: the conversation's own, or the plan's default. */
+  model?: AssistantModel | undefined
+  /** Files uploaded for this message (attachments/). */
+  attachments?: readonly Attachment[]
+}
 
 const base = '/api/assistant'
 const conversationPath = (id: string) => `${base}/conversations/${encodeURIComponent(id)}`
@@ -126,12 +135,17 @@ export function createAssistantApi(platform: Platform) {
       conversationId: string,
       content: string,
       signal: AbortSignal,
-      /** The model to answer with; absent: the conversation's own, or the plan's default. */
-      model?: AssistantModel,
+      options: SendOptions = {},
     ): AsyncGenerator<ChatStreamEvent> {
+      const { model, attachments = [] } = options
+      const attachmentIds = attachments.map((attachment) => attachment.id)
       const response = await platform.api.fetch(`${conversationPath(conversationId)}/messages`, {
         method: 'POST',
-        body: JSON.stringify(model === undefined ? { content } : { content, model }),
+        body: JSON.stringify({
+          content,
+          ...(model === undefined ? {} : { model }),
+          ...(attachmentIds.length > 0 ? { attachmentIds } : {}),
+        }),
         headers: { accept: 'text/event-stream' },
         signal,
       })

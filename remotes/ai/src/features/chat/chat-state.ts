@@ -1,3 +1,4 @@
+import type { Attachment } from '@tessera/contracts/attachments'
 import type { ChatMessage, Conversation } from '@tessera/contracts/assistant'
 import type { ChatError } from '../../lib/chat-errors.ts'
 
@@ -103,8 +104,9 @@ export function withoutConversation(state: AssistantState, id: string): Assistan
 let localIds = 0
 
 /** The page's own copy of a message being sent, until the server says how it stored it. */
-export function localUserMessage(content: string): ChatMessage {
+export function localUserMessage(content: string, files: Attachment[] = []): ChatMessage {
   return {
+    ...(files.length > 0 ? { attachments: files } : {}),
     id: `local-user-${++localIds}`,
     role: 'user',
     content,

@@ -1,4 +1,4 @@
-import type { Conversation } from '@tessera/contracts/assistant'
+import type { Attachment, Conversation } from '@tessera/contracts/assistant'
 import { asApiError } from '@tessera/plugin-react/api-error'
 import type { AssistantApi } from '../../lib/assistant-api.ts'
 import { describeChatError, type ChatError } from '../../lib/chat-errors.ts'
@@ -176,13 +176,13 @@ export class ChatStore {
    * Sends a message: into `conversationId`, or into a new conversation (created first, then
    * opened). Resolves once the answer has ended, however it ended.
    */
-  async send(conversationId: string | null, content: string): Promise<SendOutcome> {
-    if (conversationId === null) return this.#start(content)
-    await this.#stream(conversationId, content)
+  async send(conversationId: string | null, content: string, files: Attachment[] = []) {
+    if (conversationId === null) return this.#start(content, files)
+    await this.#stream(conversationId, content, files)
     return 'sent'
   }
 
-  async #start(content: string): Promise<SendOutcome> {
+  async #start(content: string, files: Attachment[] = []): Promise<SendOutcome> {
     if (this.#state.starting !== null && this.#state.starting.failure === null) return 'cancelled'
     // Shown at once (the message, a thinking answer, Stop) while the conversation is created.
     this.#cancelStart = false
@@ -211,7 +211,7 @@ export class ChatStore {
       threads: { ...this.#state.threads, [id]: emptyThread(conversation) },
     })
     this.#options.openConversation(id)
-    const { started } = await this.#stream(id, content)
+    const { started } = await this.#stream(id, content, files)
     const failure = this.#state.threads[id]?.failure
     if (started || failure === undefined || failure === null || this.#disposed) return 'sent'
     // Refused before anything was stored (the plan's limit, the content filter): an empty
@@ -283,10 +283,10 @@ export class ChatStore {
   }
 
   /** Sends and streams one message; `started` once the server stored it (the `message` event). */
-  async #stream(id: string, content: string): Promise<{ started: boolean }> {
+  async #stream(id: string, content: string, files: Attachment[] = []) {
     const thread = this.#state.threads[id]
     if (thread === undefined || thread.sending !== null) return { started: false }
-    const localUser = localUserMessage(content)
+    const localUser = localUserMessage(content, files)
     this.#setThread(id, (t) => ({
       ...t,
       failure: null,
@@ -305,7 +305,9 @@ export class ChatStore {
         writer: this.#writer,
         id,
         send,
-        events: this.#options.api.sendMessage(id, content, controller.signal),
+        events: this.#options.api.sendMessage(id, content, controller.signal, {
+          attachments: files,
+        }),
         stoppedByPerson: () => this.#stopped.has(id),
         detached: () => this.#disposed,
       })

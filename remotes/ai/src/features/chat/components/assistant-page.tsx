@@ -14,6 +14,7 @@ import { createAssistantApi } from '../../../lib/assistant-api.ts'
 import { assistantRoutes, billingPlansPath, conversationIdOf } from '../../../lib/paths.ts'
 import { Composer } from '../../composer/components/composer.tsx'
 import { ModelPicker, withModel, useModelChoice } from '../../composer/components/model-picker.tsx'
+import { useAttachmentDraft } from '../../attachments/use-attachment-draft.ts'
 import { ConversationHeader } from '../../conversations/components/conversation-header.tsx'
 import { ConversationList } from '../../conversations/components/conversation-list.tsx'
 import { UsageBar, UsageMeter, usageSentence } from '../../usage/components/usage-meter.tsx'
@@ -37,6 +38,7 @@ import { Icon } from '../../../lib/icon.tsx'
  */
 export default function AssistantPage() {
   const platform = usePlatform()
+  const attachmentDraft = useAttachmentDraft(platform.api.baseUrl)
   const route = useRoute()
   const routeId = conversationIdOf(route)
   const usage = useUsage()
@@ -122,7 +124,7 @@ export default function AssistantPage() {
     setDraft('')
     threadControl.current?.toLatest()
     arrivingFromNew.current = currentId === null
-    void store.send(currentId, content).then((outcome) => {
+    void store.send(currentId, content, attachmentDraft.take()).then((outcome) => {
       if (outcome === 'sent') return
       arrivingFromNew.current = false
       // Stopped before it left: the text comes back to the composer. (A refusal keeps it in the
@@ -390,6 +392,7 @@ export default function AssistantPage() {
               blocked={blocked || undefined}
               textareaRef={textareaRef}
               picker={sharedBy === undefined && <ModelPicker choice={modelChoice} />}
+              attachments={attachmentDraft}
             />
           </div>
         )}

@@ -2,6 +2,7 @@ import { memo } from 'react'
 import type { ChatMessage } from '@tessera/contracts/assistant'
 import { formatCount } from '@tessera/plugin-react/format'
 import { MarkdownView } from '../../markdown/components/markdown.tsx'
+import { MessageAttachments } from '../../attachments/components/message-attachments.tsx'
 
 /** What a message's status means to the reader, when it is not simply complete. */
 function statusNote(
@@ -52,6 +53,9 @@ export const MessageItem = memo(function MessageItem({
             : 'message message--user'
         }
       >
+        {message.attachments && message.attachments.length > 0 && (
+          <MessageAttachments attachments={message.attachments} />
+        )}
         <article className="message__bubble" aria-label="You wrote">
           <p className="message__text">{message.content}</p>
         </article>

@@ -1,9 +1,18 @@
-import { useId } from 'react'
-import type { FormEvent, KeyboardEvent, ReactNode, RefObject } from 'react'
+import { useId, useState } from 'react'
+import type {
+  ClipboardEvent,
+  DragEvent,
+  FormEvent,
+  KeyboardEvent,
+  ReactNode,
+  RefObject,
+} from 'react'
 import { MESSAGE_MAX_LENGTH } from '@tessera/contracts/assistant-values'
 import { formatCount } from '@tessera/plugin-react/format'
 import '../composer.css'
 import { Icon } from '../../../lib/icon.tsx'
+import { AttachButton, AttachmentTray } from '../../attachments/components/attachment-tray.tsx'
+import type { AttachmentDraft } from '../../attachments/use-attachment-draft.ts'
 
 /** The counter appears once a message is this close to the limit. */
 const COUNT_FROM = Math.floor(MESSAGE_MAX_LENGTH * 0.85)
@@ -20,6 +29,8 @@ interface ComposerProps {
   textareaRef: RefObject<HTMLTextAreaElement | null>
   /** The model picker, shown under the box (model-picker.tsx). */
   picker?: ReactNode
+  /** Files for the next message (attach by button, drag and drop, or paste); none without it. */
+  attachments?: AttachmentDraft
 }
 
 /**
@@ -35,6 +46,7 @@ export function Composer({
   blocked,
   textareaRef,
   picker,
+  attachments,
 }: ComposerProps) {
   const id = useId()
   const hintId = `${id}-hint`
@@ -42,7 +54,27 @@ export function Composer({
   const length = value.length
   const over = length - MESSAGE_MAX_LENGTH
   const empty = value.trim() === ''
-  const canSend = !sending && !empty && over <= 0 && !blocked
+  const [dropping, setDropping] = useState(false)
+  const filesWait = attachments !== undefined && (attachments.uploading || attachments.failed)
+  const canSend = !sending && !empty && over <= 0 && !blocked && !filesWait
+  const hasFiles = (event: DragEvent) => event.dataTransfer.types.includes('Files')
+  const onDragOver = (event: DragEvent<HTMLFormElement>) => {
+    if (attachments === undefined || !hasFiles(event)) return
+    event.preventDefault()
+    setDropping(true)
+  }
+  const onDrop = (event: DragEvent<HTMLFormElement>) => {
+    setDropping(false)
+    if (attachments === undefined || event.dataTransfer.files.length === 0) return
+    event.preventDefault()
+    attachments.add(event.dataTransfer.files)
+  }
+  const onPaste = (event: ClipboardEvent<HTMLTextAreaElement>) => {
+    // A pasted screenshot or file is attached; pasted text goes in the message as usual.
+    if (attachments === undefined || event.clipboardData.files.length === 0) return
+    event.preventDefault()
+    attachments.add(event.clipboardData.files)
+  }
 
   const submit = (event?: FormEvent) => {
     event?.preventDefault()
@@ -62,9 +94,18 @@ export function Composer({
   }
 
   return (
-    <form className="composer" onSubmit={submit} aria-label="Write a message">
+    <form
+      className={dropping ? 'composer composer--dropping' : 'composer'}
+      onSubmit={submit}
+      aria-label="Write a message"
+      onDragOver={onDragOver}
+      onDragLeave={() => setDropping(false)}
+      onDrop={onDrop}
+    >
       {blocked && <div className="composer__blocked">{blocked}</div>}
+      {attachments && <AttachmentTray draft={attachments} />}
       <div className={over > 0 ? 'composer__box composer__box--invalid' : 'composer__box'}>
+        {attachments && <AttachButton draft={attachments} disabled={sending} />}
         <label htmlFor={id} className="visually-hidden">
           Message to the assistant
         </label>
@@ -77,6 +118,7 @@ export function Composer({
           placeholder="Message the assistant…"
           onChange={(event) => onValue(event.target.value)}
           onKeyDown={onKeyDown}
+          onPaste={onPaste}
           aria-describedby={length >= COUNT_FROM ? `${hintId} ${countId}` : hintId}
           aria-invalid={over > 0 ? true : undefined}
           enterKeyHint="send"
@@ -106,7 +148,11 @@ export function Composer({
         <p id={hintId} className="composer__hint">
           {sending
             ? 'Answering… Press Stop or Escape to stop; what arrived is kept.'
-            : 'Enter to send, Shift+Enter for a new line.'}
+            : attachments?.failed
+              ? 'Remove the files that were not attached to send.'
+              : attachments?.uploading
+                ? 'Sending your files… you can send once they are attached.'
+                : 'Enter to send, Shift+Enter for a new line.'}
         </p>
         {length >= COUNT_FROM && (
           <p

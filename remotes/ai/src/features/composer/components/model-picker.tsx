@@ -37,8 +37,8 @@ export function withModel(api: AssistantApi, platform: Platform): AssistantApi {
   const shown = shownModelOf(platform)
   return {
     ...api,
-    sendMessage: (conversationId, content, signal) =>
-      api.sendMessage(conversationId, content, signal, shown.current),
+    sendMessage: (conversationId, content, signal, options = {}) =>
+      api.sendMessage(conversationId, content, signal, { ...options, model: shown.current }),
   }
 }
 
