@@ -14,6 +14,7 @@ import type { EntitlementsForUser } from '../assistant/entitlements.ts'
 import { usagePeriodOf } from '../assistant/period.ts'
 import type { Sender } from '../assistant/send.ts'
 import { currentTeam } from '../assistant/workspace-scope.ts'
+import { createAttachmentStorage } from './attachment-storage.ts'
 import type { AttachmentStorage } from './attachment-storage.ts'
 import { attachmentOf, createAttachmentStore } from './attachment-store.ts'
 import type { AttachmentRow } from './attachment-store.ts'
@@ -23,7 +24,9 @@ import { readCapped } from './read-capped.ts'
 
 export interface AttachmentsDeps {
   sql: Sql
-  storage: AttachmentStorage
+  /** Where the bytes go; by default the private bucket of the Supabase project below. */
+  storage?: AttachmentStorage | undefined
+  supabase: { url: string; serviceRoleKey: string }
   entitlementsForUser: EntitlementsForUser
   clock: Clock
   logger: Logger
@@ -63,7 +66,8 @@ const base64 = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
 
 export function createAttachments(deps: AttachmentsDeps) {
-  const { sql, storage, clock, logger } = deps
+  const { sql, clock, logger } = deps
+  const storage = deps.storage ?? createAttachmentStorage({ ...deps.supabase, logger })
   const store = createAttachmentStore(sql)
 
   /** The plan limits of the session's current workspace (a team's plan in a team). */
