@@ -32,6 +32,9 @@ export interface AttachmentsDeps {
   logger: Logger
 }
 
+/** How long an uploaded file waits to be sent before the sweep deletes it (a day). */
+export const UNSENT_KEPT_MS = 24 * 60 * 60 * 1000
+
 /** What a send carries of its attachments: for the model, and for the stored question. */
 export interface SendAttachments {
   ids: string[]
@@ -212,10 +215,12 @@ export function createAttachments(deps: AttachmentsDeps) {
     },
 
     /**
-     * Deletes the Storage objects of removed attachments, then their queue entries; a failure
-     * leaves them queued for the next sweep. The number of objects removed.
+     * Deletes drafts never sent within a day, then the Storage objects of removed attachments,
+     * then their queue entries; a failure leaves them queued for the next sweep. The number of
+     * objects removed.
      */
     async sweepRemovals(batch = 100): Promise<number> {
+      await store.dropUnsent(UNSENT_KEPT_MS)
       let removed = 0
       for (;;) {
         const paths = await store.queuedRemovals(batch)
