@@ -17,8 +17,7 @@ import { requestId } from './middleware/request-id.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
 import { sessionCookie } from './middleware/session.ts'
 import { assistantRoutes } from '../modules/assistant/assistant-routes.ts'
-import { attachmentRoutes } from '../modules/attachments/attachment-routes.ts'
-import { createAttachmentStorage } from '../modules/attachments/attachment-storage.ts'
+import { attachmentRoutes, isAttachmentUpload } from '../modules/attachments/attachment-routes.ts'
 import { createAttachments } from '../modules/attachments/attachments.ts'
 import { authRoutes } from '../modules/identity/auth-routes.ts'
 import { billingRoutes, signatureAuthenticatedPaths } from '../modules/billing/billing-routes.ts'
@@ -239,13 +238,8 @@ export function createApp(deps: AppDeps) {
   })
   const attachments = createAttachments({
     sql: deps.db,
-    storage:
-      deps.attachmentStorage ??
-      createAttachmentStorage({
-        url: env.SUPABASE_URL,
-        serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY,
-        logger,
-      }),
+    storage: deps.attachmentStorage,
+    supabase: { url: env.SUPABASE_URL, serviceRoleKey: env.SUPABASE_SERVICE_ROLE_KEY },
     entitlementsForUser: (claims, workspaceId) => billing.entitlements(claims, workspaceId),
     clock,
     logger,
@@ -297,14 +291,11 @@ export function createApp(deps: AppDeps) {
       assistant.releaseAbandonedHolds().catch((error: unknown) => {
         logger.warn('could not sweep abandoned holds', { error })
       })
-    }, sweepEveryMs)
-    const sweepAttachments = setInterval(() => {
       attachments.sweepRemovals().catch((error: unknown) => {
         logger.warn('could not remove the objects of deleted attachments', { error })
       })
     }, sweepEveryMs)
     signal.addEventListener('abort', () => clearInterval(sweep), { once: true })
-    signal.addEventListener('abort', () => clearInterval(sweepAttachments), { once: true })
   }
 
   // Public share links: the page and its JSON count against one limit per client.
@@ -334,14 +325,7 @@ export function createApp(deps: AppDeps) {
       exemptPrefixes: [DEPLOY_PATH_PREFIX],
     }),
   )
-  app.use(
-    '/api/*',
-    bodySize({
-      maxBytes: env.BODY_LIMIT_BYTES,
-      // An upload is capped by the plan while it is read (attachments/read-capped.ts).
-      skip: (c) => c.req.method === 'POST' && c.req.path === '/api/assistant/attachments',
-    }),
-  )
+  app.use('/api/*', bodySize({ maxBytes: env.BODY_LIMIT_BYTES, skip: isAttachmentUpload }))
   app.use(
     '/api/*',
     sessionCookie({

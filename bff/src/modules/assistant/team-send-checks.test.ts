@@ -4,6 +4,8 @@ import type { Sql } from '@tessera/db/sql'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { systemClock } from '../../platform/clock.ts'
 import { createBffTestDatabase, databaseSetupTimeout } from '../../testing/identity.ts'
+import { IMAGE_TOKEN_BOUND } from './estimate.ts'
+import type { PromptMessage } from './estimate.ts'
 import { createQuota } from './quota.ts'
 import type { AssistantDeps } from './send.ts'
 import { createTeamSendChecks } from './team-send-checks.ts'
@@ -122,5 +124,32 @@ describe('a send in a team workspace', () => {
   it('holds from the pool when billing answered for another workspace', async () => {
     const prepared = await send(checksWith(seats(true, crypto.randomUUID())))
     expect(prepared.reservation.counters.team?.pool.reserved).toBe(prepared.reservation.tokens)
+  })
+
+  it('sends and holds for the attachments of its question', async () => {
+    const checks = checksWith(seats(false))
+    const question: PromptMessage = {
+      role: 'user',
+      content: 'hello',
+      parts: [{ type: 'image', dataUrl: 'data:image/png;base64,AAAA' }],
+    }
+    const prepared = await checks.hold(
+      { userId: member, claims: { sub: member, role: 'authenticated' } },
+      { conversationId: crypto.randomUUID(), content: 'hello', requestId: 'r', question },
+      {
+        workspaceId: team,
+        history: [],
+        conversation: {
+          id: crypto.randomUUID(),
+          title: null,
+          createdAt: new Date().toISOString(),
+          updatedAt: new Date().toISOString(),
+        },
+      },
+    )
+    expect(prepared.messages.at(-1)).toEqual(question)
+    expect(prepared.reservation.tokens).toBeGreaterThan(
+      IMAGE_TOKEN_BOUND + settings.maxAnswerTokens,
+    )
   })
 })

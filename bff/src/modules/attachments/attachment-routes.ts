@@ -13,6 +13,10 @@ import type { Attachments } from './attachments.ts'
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
+/** An upload, which the plan caps while it is read (read-capped.ts), not the app's body limit. */
+export const isAttachmentUpload = (c: Context): boolean =>
+  c.req.method === 'POST' && c.req.path === '/api/assistant/attachments'
+
 async function senderOf(c: Context<AppEnv>): Promise<Sender> {
   const session = await c.var.auth.require()
   return { userId: session.userId, claims: session.claims, sessionId: session.id }

@@ -185,6 +185,19 @@ export function createAttachmentStore(sql: Sql) {
       )
     },
 
+    /**
+     * Deletes attachments uploaded longer than `olderThanMs` ago and never sent (a draft left
+     * behind); their objects are queued for removal by the same trigger as any deleted row.
+     */
+    async dropUnsent(olderThanMs: number): Promise<number> {
+      const { rowCount } = await sql.query(
+        `delete from public.assistant_attachments
+         where message_id is null and created_at < now() - make_interval(secs => $1)`,
+        [olderThanMs / 1000],
+      )
+      return rowCount
+    },
+
     /** Object paths whose rows are gone, oldest first. */
     async queuedRemovals(limit: number): Promise<string[]> {
       const { rows } = await sql.query<{ object_path: string }>(

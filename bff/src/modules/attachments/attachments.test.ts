@@ -1,5 +1,6 @@
 import {
   attachmentResponseSchema,
+  entitlementsOf,
   errorBodySchema,
   isCatalogued,
   messageListSchema,
@@ -21,6 +22,8 @@ import { startAttachmentsTestApp, upload, uploaded } from '../../testing/attachm
 import { makePdf, makePng } from '../../testing/files.ts'
 import { usagePeriodOf } from '../assistant/period.ts'
 import { defaultAttachmentsBucket } from './attachment-storage.ts'
+import { createAttachments } from './attachments.ts'
+import { createLogger } from '../../platform/logger.ts'
 
 let t: AssistantTestApp
 const HISTORY_CHARS = 6000
@@ -321,6 +324,36 @@ describe('deleting', () => {
     const queued = await t.db.query('select 1 from public.assistant_attachment_removals')
     expect(queued.rowCount).toBe(0)
     await expectError(await ada.get(`/api/assistant/attachments/${image.id}`), 'not_found', 404)
+  })
+})
+
+describe('sweeping', () => {
+  it('deletes files uploaded a day ago and never sent, and their objects, but keeps sent ones', async () => {
+    const ada = await t.user('ada')
+    const stale = await uploaded(ada, 'stale.txt', 'left behind')
+    const fresh = await uploaded(ada, 'fresh.txt', 'still a draft')
+    const sent = await uploaded(ada, 'sent.txt', 'went with a message')
+    await readAnswer(await sendWith(ada, await newConversation(ada), 'Read', [sent.id]))
+    await t.db.query(
+      `update public.assistant_attachments set created_at = now() - interval '25 hours'
+       where id = any($1::uuid[])`,
+      [`{${stale.id},${sent.id}}`],
+    )
+    const sweeper = createAttachments({
+      sql: t.db,
+      supabase: { url: t.supabase.url, serviceRoleKey: t.supabase.serviceRoleKey },
+      entitlementsForUser: async () => entitlementsOf(null),
+      clock: t.clock,
+      logger: createLogger({ level: 'silent' }),
+    })
+    expect(await sweeper.sweepRemovals()).toBeGreaterThanOrEqual(1)
+    const left = await t.db.query<{ id: string }>(
+      'select id from public.assistant_attachments where user_id = $1 order by name',
+      [ada.id],
+    )
+    expect(left.rows.map((row) => row.id)).toEqual([fresh.id, sent.id])
+    expect(await storedObject(ada.id, stale.id)).toBeNull()
+    expect(await storedObject(ada.id, fresh.id)).not.toBeNull()
   })
 })
 

@@ -14,6 +14,7 @@ import type { EntitlementsForUser } from '../assistant/entitlements.ts'
 import { usagePeriodOf } from '../assistant/period.ts'
 import type { Sender } from '../assistant/send.ts'
 import { currentTeam } from '../assistant/workspace-scope.ts'
+import { createAttachmentStorage } from './attachment-storage.ts'
 import type { AttachmentStorage } from './attachment-storage.ts'
 import { attachmentOf, createAttachmentStore } from './attachment-store.ts'
 import type { AttachmentRow } from './attachment-store.ts'
@@ -23,11 +24,16 @@ import { readCapped } from './read-capped.ts'
 
 export interface AttachmentsDeps {
   sql: Sql
-  storage: AttachmentStorage
+  /** Where the bytes go; by default the private bucket of the Supabase project below. */
+  storage?: AttachmentStorage | undefined
+  supabase: { url: string; serviceRoleKey: string }
   entitlementsForUser: EntitlementsForUser
   clock: Clock
   logger: Logger
 }
+
+/** How long an uploaded file waits to be sent before the sweep deletes it (a day). */
+export const UNSENT_KEPT_MS = 24 * 60 * 60 * 1000
 
 /** What a send carries of its attachments: for the model, and for the stored question. */
 export interface SendAttachments {
@@ -63,7 +69,8 @@ const base64 = (bytes: Uint8Array) =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64')
 
 export function createAttachments(deps: AttachmentsDeps) {
-  const { sql, storage, clock, logger } = deps
+  const { sql, clock, logger } = deps
+  const storage = deps.storage ?? createAttachmentStorage({ ...deps.supabase, logger })
   const store = createAttachmentStore(sql)
 
   /** The plan limits of the session's current workspace (a team's plan in a team). */
@@ -208,10 +215,12 @@ export function createAttachments(deps: AttachmentsDeps) {
     },
 
     /**
-     * Deletes the Storage objects of removed attachments, then their queue entries; a failure
-     * leaves them queued for the next sweep. The number of objects removed.
+     * Deletes drafts never sent within a day, then the Storage objects of removed attachments,
+     * then their queue entries; a failure leaves them queued for the next sweep. The number of
+     * objects removed.
      */
     async sweepRemovals(batch = 100): Promise<number> {
+      await store.dropUnsent(UNSENT_KEPT_MS)
       let removed = 0
       for (;;) {
         const paths = await store.queuedRemovals(batch)
