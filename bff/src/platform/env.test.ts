@@ -209,6 +209,19 @@ describe('loadEnv for identity', () => {
     })
   })
 
+  it('refuses a priority reserve that leaves the other plans no slot to the model, unless there is no cap', () => {
+    expect(() =>
+      loadEnv({ ASSISTANT_MODEL_CONCURRENCY: '8', ASSISTANT_PRIORITY_RESERVED: '8' }),
+    ).toThrow(/ASSISTANT_PRIORITY_RESERVED \(must be less than ASSISTANT_MODEL_CONCURRENCY \(8\)\)/)
+    expect(loadEnv({})).toMatchObject({
+      ASSISTANT_MODEL_CONCURRENCY: 256,
+      ASSISTANT_PRIORITY_RESERVED: 64,
+    })
+    expect(
+      loadEnv({ ASSISTANT_MODEL_CONCURRENCY: '0', ASSISTANT_PRIORITY_RESERVED: '64' }),
+    ).toMatchObject({ ASSISTANT_MODEL_CONCURRENCY: 0 })
+  })
+
   it('refuses a refresh margin inside supabase-js’s own 90 s', () => {
     expect(() => loadEnv({ SESSION_REFRESH_MARGIN_SECONDS: '60' })).toThrow(
       /SESSION_REFRESH_MARGIN_SECONDS/,

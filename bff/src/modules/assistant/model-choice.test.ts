@@ -58,6 +58,16 @@ async function messagesOf(person: Person, id: string) {
   return messageListSchema.parse(await response.json())
 }
 
+/** A conversation in the person's workspace of this kind (made current first). */
+async function newConversationIn(person: Person, kind: 'personal' | 'team') {
+  const { workspaces } = (await (await person.get('/api/workspaces')).json()) as {
+    workspaces: { id: string; kind: string }[]
+  }
+  const workspaceId = workspaces.find((workspace) => workspace.kind === kind)?.id
+  await person.send('POST', '/api/workspaces/current', { workspaceId })
+  return newConversation(person)
+}
+
 /** The model the stand-in was last asked to answer with. */
 const lastUpstreamModel = () =>
   t.openai.control
@@ -163,6 +173,45 @@ describe('model choice by plan', () => {
     expect((await messagesOf(pro, id)).conversation.model).toBe('gpt-4o-mini')
     await refused(
       await send(pro, id, { content: 'The old one', model: 'gpt-4o' }),
+      403,
+      'model_not_in_plan',
+    )
+  })
+
+  it('uses the models of the conversation’s workspace: a Team workspace has the largest, whatever its member’s own plan', async () => {
+    const owner = await t.user('team-owner')
+    const created = (await (
+      await owner.send('POST', '/api/workspaces', { name: 'Models team' })
+    ).json()) as { workspace: { id: string } }
+    const team = created.workspace.id
+    await owner.send('POST', '/api/workspaces/current', { workspaceId: team })
+    const id = await newConversation(owner)
+    // Without a subscription the team is on Free: the largest model is refused.
+    await refused(
+      await send(owner, id, { content: 'Team model?', model: 'gpt-4.1' }),
+      403,
+      'model_not_in_plan',
+    )
+    const customer = `cus_${owner.id.slice(0, 8)}`
+    await t.db.query(
+      'insert into public.billing_customers (user_id, stripe_customer_id) values ($1, $2)',
+      [owner.id, customer],
+    )
+    await t.db.query(
+      `insert into public.billing_subscriptions
+         (stripe_subscription_id, user_id, stripe_customer_id, plan, status, stripe_created_at, version_at, workspace_id, quantity)
+       values ($1, $2, $3, 'team', 'active', now(), now(), $4, 2)`,
+      [`sub_team_${owner.id.slice(0, 8)}`, owner.id, customer, team],
+    )
+    t.clock.advance(5_000)
+    expect(await answerModel(owner, id, { content: 'Team model now', model: 'gpt-4.1' })).toBe(
+      'gpt-4.1',
+    )
+    expect(lastUpstreamModel()).toBe('gpt-4.1')
+    // The member's personal plan is still Free there.
+    const personal = await newConversationIn(owner, 'personal')
+    await refused(
+      await send(owner, personal, { content: 'Personal?', model: 'gpt-4.1' }),
       403,
       'model_not_in_plan',
     )
