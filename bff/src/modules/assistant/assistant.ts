@@ -5,6 +5,7 @@
  */
 import type { Usage, UsageReport, UsageReportQuery } from '@tessera/contracts'
 import { createAnswerStream } from './answer-stream.ts'
+import { requestStop } from './answer-stop.ts'
 import { usagePeriodOf } from './period.ts'
 import type { UsagePeriod } from './period.ts'
 import { abandonedAfterMs, createQuota } from './quota.ts'
@@ -70,6 +71,8 @@ export function createAssistant(deps: AssistantDeps) {
     shareConversation: (sender: Sender, id: string, shared: boolean) =>
       setShared(sql, sender.claims, id, shared),
     listMessages: (sender: Sender, id: string) => store.listMessages(sender.claims, id),
+    /** Stops the answers streaming in the author's conversation, on any replica (answer-stop.ts). */
+    stopAnswers: (sender: Sender, id: string) => requestStop({ sql, bus, clock }, sender, id),
 
     /** A team's usage per member, model and day, for its owners and admins. */
     usageReport: (sender: Sender, query: UsageReportQuery): Promise<UsageReport> =>
