@@ -269,6 +269,7 @@ export function createApp(deps: AppDeps) {
     // a team workspace, the team's (its pool, and whether its payment is past due).
     entitlementsForUser: (claims, workspaceId) => billing.entitlements(claims, workspaceId),
     bus,
+    hub,
     clock,
     logger,
     settings: {

@@ -6,6 +6,8 @@
 import { errorCatalogue } from '@tessera/contracts'
 import type { ChatMessage, ErrorCode, TokenUsage } from '@tessera/contracts'
 import { nextTurn } from '../../platform/next-turn.ts'
+import { createAnswerFlusher, publishAnswerDone } from './answer-flush.ts'
+import { onStopRequest } from './answer-stop.ts'
 import { estimateCompletionTokens, estimatePromptTokens } from './estimate.ts'
 import { modelFailureOf } from './model.ts'
 import type { AnswerChunk } from './model.ts'
@@ -15,8 +17,11 @@ import type { AnswerSink, AssistantDeps, PreparedSend, Sender } from './send.ts'
 import type { UsagePeriod } from './period.ts'
 import type { AnswerUsage, AssistantStore, FinishedAnswer } from './store.ts'
 
-/** Why the BFF ended the model's request: the browser left, or a timeout. */
-type StopReason = 'browser' | 'first_token' | 'idle' | 'too_long'
+/**
+ * Why the BFF ended the model's request: the browser left before it learned of the answer, Stop
+ * (from any tab: answer-stop.ts), or a timeout.
+ */
+type StopReason = 'browser' | 'person' | 'first_token' | 'idle' | 'too_long'
 
 /** How an answer ended, before it is stored. */
 interface Outcome {
@@ -61,6 +66,7 @@ export function createAnswerStream(
   async function keep(
     prepared: PreparedSend,
     answer: FinishedAnswer,
+    stored: ChatMessage,
   ): Promise<{ stored: boolean; message: ChatMessage | null }> {
     const usage = answer.usage
     const charge = usage === null ? 0 : usage.promptTokens + usage.completionTokens
@@ -69,7 +75,17 @@ export function createAnswerStream(
         prepared.sender.claims,
         prepared.opening.assistant.id,
         answer,
-        (tx) => quota.settle(prepared.reservation.id, charge, tx),
+        async (tx) => {
+          const settled = await quota.settle(prepared.reservation.id, charge, tx)
+          // Every tab following the answer gets its stored end, with it (decision 032).
+          await publishAnswerDone(
+            deps,
+            prepared.sender.userId,
+            { conversationId: prepared.conversationId, message: stored },
+            tx,
+          )
+          return settled
+        },
       )
       if (settled !== null) deps.announce(prepared.sender, settled, prepared.limit, prepared.period)
       return { stored: true, message }
@@ -87,6 +103,8 @@ export function createAnswerStream(
     const { requestId, opening } = prepared
     const upstream = new AbortController()
     let stopReason: StopReason | null = null
+    // Whether the browser has the answer's id (the stream's opening event): see onGone below.
+    let openingSent = false
     // Once the model's stream has ended, a browser leaving no longer changes how it ended.
     let streamed = false
     const stop = (reason: StopReason) => {
@@ -94,7 +112,23 @@ export function createAnswerStream(
       stopReason = reason
       upstream.abort()
     }
-    sink.onGone(() => stop('browser'))
+    // A tab that goes away once it has the answer's id (a reload, a second tab) can follow it
+    // again: only Stop ends it then. Before, nobody could, and it ends as Stop would.
+    sink.onGone(() => {
+      if (!openingSent) stop('browser')
+    })
+    const stopListening = onStopRequest(
+      deps.hub,
+      prepared.sender.userId,
+      prepared.conversationId,
+      () => stop('person'),
+    )
+    const flusher = createAnswerFlusher({
+      ...deps,
+      sender: prepared.sender,
+      conversationId: prepared.conversationId,
+      messageId: opening.assistant.id,
+    })
     let timer = setTimeout(() => stop('first_token'), settings.firstTokenTimeoutMs)
     const rearm = () => {
       clearTimeout(timer)
@@ -127,7 +161,6 @@ export function createAnswerStream(
     // (one write on the way to it, not two), or after OPENING_AFTER_MS if the model is slow to
     // start, or when the answer ends without a token (decision 013).
     let writes: Promise<void> = Promise.resolve()
-    let openingSent = false
     const sendOpening = () => {
       clearTimeout(openingTimer)
       if (openingSent) return
@@ -176,6 +209,8 @@ export function createAnswerStream(
           // when the current run of JavaScript ends, and that run would otherwise go on through
           // every chunk that came with it first (decision 012).
           if (chunks === 1) await nextTurn()
+          // Stored and published in batches, after the first token has left (decision 032).
+          flusher.update(text)
         } else if (chunks > 0) {
           rearm()
         }
@@ -184,10 +219,13 @@ export function createAnswerStream(
       failure = error
     } finally {
       streamed = true
+      stopListening()
       clearTimeout(timer)
       clearTimeout(cap)
     }
     await flush()
+    // The last batch is written before the end is stored (which no batch can overwrite).
+    await flusher.close()
 
     const outcome = outcomeOf({ stopReason, failure, opened, finishReason, text, chunks, reported })
     if (outcome.errorCode !== null && stopReason === null) {
@@ -199,12 +237,16 @@ export function createAnswerStream(
       })
     }
 
-    const kept = await keep(prepared, {
-      content: text,
-      status: outcome.status,
-      usage: outcome.usage,
-      errorCode: outcome.errorCode,
-    })
+    const kept = await keep(
+      prepared,
+      {
+        content: text,
+        status: outcome.status,
+        usage: outcome.usage,
+        errorCode: outcome.errorCode,
+      },
+      answered(opening.assistant, text, outcome),
+    )
     if (sink.gone) return
     if (!kept.stored) {
       await sink.send('usage', noUsage)
@@ -247,7 +289,8 @@ export function createAnswerStream(
         usage,
       })
       // Stopped: kept as far as it came (nothing, if the first token had not come yet).
-      if (state.stopReason === 'browser') return { status: 'partial', errorCode: null, usage }
+      if (state.stopReason === 'browser' || state.stopReason === 'person')
+        return { status: 'partial', errorCode: null, usage }
       if (state.stopReason !== null) return partialOr('upstream_timeout')
       if (state.failure !== null) {
         if (state.opened) return partialOr('answer_interrupted')

@@ -221,6 +221,13 @@ describe('when the model fails', () => {
 })
 
 describe('when the person stops or leaves mid-answer', () => {
+  /** Stop as the page presses it: the request to stop (heard on any replica), then the abort. */
+  async function pressStop(id: string, stream: AbortController): Promise<void> {
+    const response = await ada.send('POST', `/api/assistant/conversations/${id}/stop`, {})
+    expect(response.status).toBe(202)
+    stream.abort()
+  }
+
   /** Starts a slow answer and reads until `tokens` deltas have arrived. */
   async function startSlowAnswer(
     id: string,
@@ -256,7 +263,7 @@ describe('when the person stops or leaves mid-answer', () => {
     const response = await postMessage(ada, id, content, { signal: stop.signal })
     const reader = sseReader(response)
     await reader.next((frame) => frame.event === 'message')
-    stop.abort()
+    await pressStop(id, stop)
     await reader.closed()
     const answer = await settledAnswer(id)
     // The stall lasts until the client gives up: the model's request was aborted, unless Stop
@@ -290,25 +297,61 @@ describe('when the person stops or leaves mid-answer', () => {
     expect((await ada.get(`/api/assistant/conversations/${id}/messages`)).status).toBe(404)
   })
 
+  it('finishes, stores and counts the whole answer when the page goes away mid-answer (a reload can follow it)', async () => {
+    const { id, before } = await conversationWithHistory()
+    const usedBefore = (await usage()).used
+    const content = unique('A long answer someone reloads during.')
+    const reader = await startSlowAnswer(id, content, {}, 60)
+    const seen = deltaText(parseEvents(reader.frames.filter((frame) => frame.event === 'delta')))
+    await reader.cancel()
+
+    const request = await finishedRequest(content)
+    expect(request.outcome).not.toBe('aborted')
+    const answer = await settledAnswer(id)
+    expect(answer.status).toBe('complete')
+    expect(answer.content.startsWith(seen)).toBe(true)
+    expect(answer.content).toContain('Written by the Tessera OpenAI stand-in')
+    await waitFor(async () => ((await usage()).reserved === 0 ? true : undefined))
+    expect((await usage()).used).toBe(usedBefore + (answer.usage?.totalTokens ?? 0))
+    await expectIntactAndWorking(id, before, content)
+  })
+
+  it('refuses to stop a conversation the caller cannot see, and stops nothing', async () => {
+    const response = await ada.send(
+      'POST',
+      `/api/assistant/conversations/${crypto.randomUUID()}/stop`,
+      {},
+    )
+    expect(response.status).toBe(404)
+    const id = await newConversation(ada)
+    const extra = await ada.send('POST', `/api/assistant/conversations/${id}/stop`, { now: true })
+    expect(extra.status).toBe(422)
+    const idle = await ada.send('POST', `/api/assistant/conversations/${id}/stop`, {})
+    expect(await idle.json()).toEqual({ streaming: 0 })
+  })
+
   for (const [how, leave] of [
-    ['presses Stop (the request is aborted)', 'abort'],
-    ['closes the page (the connection goes)', 'cancel'],
+    ['presses Stop (a stop request, then the request is aborted)', 'abort'],
+    ['presses Stop in another tab (the stream stays open)', 'other-tab'],
   ] as const) {
     it(`stops the model, keeps the partial answer as partial and counts it when the person ${how}`, async () => {
       const { id, before } = await conversationWithHistory()
       const usedBefore = (await usage()).used
-      const content = unique(`A long answer someone leaves (${leave}).`)
+      const content = unique(`A long answer someone stops (${leave}).`)
       const stop = new AbortController()
       const reader = await startSlowAnswer(id, content, { signal: stop.signal })
       const seen = deltaText(parseEvents(reader.frames.filter((frame) => frame.event === 'delta')))
       if (leave === 'abort') {
-        stop.abort()
-        // Nothing more is written to a request that was aborted: the stream just ends.
-        const count = reader.frames.length
-        await reader.closed()
-        expect(reader.frames.slice(count).map((frame) => frame.event)).not.toContain('done')
+        await pressStop(id, stop)
+        await reader.closed().catch(() => undefined)
       } else {
-        await reader.cancel()
+        const response = await ada.send('POST', `/api/assistant/conversations/${id}/stop`, {})
+        expect(await response.json()).toEqual({ streaming: 1 })
+        // The tab that sent it reads the answer's end as it was stopped: partial, no error.
+        await reader.closed()
+        const events = parseEvents(reader.frames)
+        expect(eventOrder(events)).toEqual(['message', 'delta*', 'usage', 'done'])
+        expect(events.at(-1)?.data).toMatchObject({ message: { status: 'partial' } })
       }
 
       const request = await finishedRequest(content)

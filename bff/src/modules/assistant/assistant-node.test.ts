@@ -17,7 +17,7 @@ import { sseReader, waitFor } from '../../testing/app.ts'
 
 /**
  * The assistant over real sockets, as a browser meets it: the answer streams through every
- * middleware as it is written, and a connection that goes away stops the model.
+ * middleware as it is written, and Stop stops the model.
  */
 let sql: Sql
 let supabase: TestSupabase
@@ -146,12 +146,19 @@ describe('the assistant over HTTP', () => {
     expect(opening).toContain('event: delta')
   }, 30_000)
 
-  it('stops the model and keeps the partial answer when the browser aborts the request', async () => {
+  it('stops the model and keeps the partial answer when the browser presses Stop', async () => {
     const id = await newConversation()
     const content = 'A long answer I will not wait for.'
     const stop = new AbortController()
     const reader = sseReader(await send(id, content, stop.signal))
     await reader.next(() => reader.frames.filter((frame) => frame.event === 'delta').length >= 2)
+    // Stop as the page presses it: the request to stop, then the abort of the stream.
+    const stopped = await fetch(`${bff.url}/api/assistant/conversations/${id}/stop`, {
+      method: 'POST',
+      headers,
+      body: '{}',
+    })
+    expect(stopped.status).toBe(202)
     stop.abort()
 
     const request = await waitFor(() =>

@@ -7,6 +7,8 @@ import {
   usageReportQuerySchema,
 } from '@tessera/contracts'
 import type { ConversationPage } from '@tessera/contracts'
+import { stopAnswerBodySchema } from '@tessera/contracts/assistant-live'
+import type { StopAnswerResponse } from '@tessera/contracts/assistant-live'
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import { validator } from 'hono/validator'
@@ -167,6 +169,14 @@ export function assistantRoutes(deps: { assistant: Assistant; logger: Logger }) 
         )
       },
     )
+    .post('/conversations/:id/stop', requireJson(), jsonBody(stopAnswerBodySchema), async (c) => {
+      const sender = await senderOf(c)
+      // Accepted: the replica streaming the answer stops it as soon as it hears the request.
+      const body: StopAnswerResponse = {
+        streaming: await assistant.stopAnswers(sender, conversationId(c)),
+      }
+      return c.json(body, 202)
+    })
     .get('/usage', async (c) => {
       const sender = await senderOf(c)
       // With `workspace`: the team's report for its owners and admins; without: the meter's.

@@ -5,6 +5,7 @@
  */
 import type { Usage, UsageReport, UsageReportQuery } from '@tessera/contracts'
 import { createAnswerStream } from './answer-stream.ts'
+import { requestStop } from './answer-stop.ts'
 import { usagePeriodOf } from './period.ts'
 import type { UsagePeriod } from './period.ts'
 import { abandonedAfterMs, createQuota } from './quota.ts'
@@ -83,6 +84,8 @@ export function createAssistant(deps: AssistantDeps) {
       if (list === null || deps.attachments === undefined) return list
       return { ...list, messages: await deps.attachments.withAttachments(sender, list.messages) }
     },
+    /** Stops the answers streaming in the author's conversation, on any replica (answer-stop.ts). */
+    stopAnswers: (sender: Sender, id: string) => requestStop({ sql, bus, clock }, sender, id),
 
     /** A team's usage per member, model and day, for its owners and admins. */
     usageReport: (sender: Sender, query: UsageReportQuery): Promise<UsageReport> =>

@@ -10,6 +10,7 @@ import type { Clock } from '../../platform/clock.ts'
 import type { Limiters } from '../../platform/rate-limiter.ts'
 import type { UserClaims } from '../../platform/db/with-user.ts'
 import type { Logger } from '../../platform/logger.ts'
+import type { EventHub } from '../events/event-hub.ts'
 import type { EventBus } from '../events/event-outbox.ts'
 import type { Attachments } from '../attachments/attachments.ts'
 import type { EntitlementsForUser } from './entitlements.ts'
@@ -38,6 +39,8 @@ export interface AssistantDeps {
   model: ChatModel
   entitlementsForUser: EntitlementsForUser
   bus: EventBus
+  /** This replica's hub, where a Stop published on any replica is heard (answer-stop.ts). */
+  hub?: EventHub
   clock: Clock
   logger: Logger
   settings: AssistantSettings

@@ -8,6 +8,7 @@ import type {
   Usage,
   UsageReport,
 } from '@tessera/contracts/assistant'
+import type { StopAnswerResponse } from '@tessera/contracts/assistant-live'
 import type { Platform } from '@tessera/contracts/platform'
 import type { AssistantModel } from '@tessera/contracts/plan-values'
 import type { Attachment } from '@tessera/contracts/attachments'
@@ -101,6 +102,14 @@ export function createAssistantApi(platform: Platform) {
       return json<{ conversation: Conversation; messages: ChatMessage[] }>(
         `${conversationPath(id)}/messages`,
       )
+    },
+
+    /** Asks the BFF to stop the answers streaming in a conversation, started in any tab. */
+    async stopAnswers(id: string): Promise<StopAnswerResponse> {
+      return json<StopAnswerResponse>(`${conversationPath(id)}/stop`, {
+        method: 'POST',
+        body: '{}',
+      })
     },
 
     usage() {

@@ -196,6 +196,12 @@ export function fakeAssistantBff(options: FakeAssistantBffOptions = {}) {
       conversationMatch?.[1] === undefined ? null : decodeURIComponent(conversationMatch[1])
 
     if (method === 'GET' && path === '/api/assistant/usage') return Response.json(usage)
+    // Stop (decision 032): the request to stop; the streams here end by their abort.
+    const stopMatch = /^\/api\/assistant\/conversations\/([^/]+)\/stop$/.exec(path)
+    if (method === 'POST' && stopMatch !== null) {
+      const streaming = streams.filter((stream) => stream.conversationId === stopMatch[1]).length
+      return Response.json({ streaming: Math.min(streaming, 1) }, { status: 202 })
+    }
     if (method === 'GET' && path === '/api/assistant/conversations') {
       const cursor = url.searchParams.get('cursor')
       const start = cursor === null ? 0 : Number(cursor)

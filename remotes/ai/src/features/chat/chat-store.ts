@@ -21,6 +21,8 @@ import {
   type ListAccess,
 } from './conversation-list-pages.ts'
 import { DeltaBuffer } from './delta-buffer.ts'
+import type { AnswerFollower } from './answer-follow.ts'
+import { createAnswerFollower, followLiveAnswers, type LiveEvents } from './live-answers.ts'
 import { readAfterStop, type ListedMessages } from './read-after-stop.ts'
 import type { SendInFlight, ThreadWriter } from './stream-events.ts'
 import { streamSend } from './stream-send.ts'
@@ -37,6 +39,8 @@ export interface ChatStoreOptions {
   flushEveryMs?: number
   /** Between reads of a conversation after an early Stop (ms). */
   stopReadPauseMs?: number
+  /** The user's live events: answers streaming in other tabs are followed (live-answers.ts). */
+  events?: LiveEvents
 }
 
 /**
@@ -61,6 +65,8 @@ export class ChatStore {
   readonly #listAccess: ListAccess
   /** Detached from its page: streams are being ended and nothing is rendered any more. */
   #disposed = false
+  /** Answers this tab follows from live events. */
+  readonly #follower: AnswerFollower
 
   constructor(options: ChatStoreOptions) {
     this.#options = options
@@ -90,7 +96,10 @@ export class ChatStore {
       dropDeltas: (id) => this.#deltas.drop(id),
       flush: () => this.#deltas.flush(),
     }
+    this.#follower = createAnswerFollower({ ...this.#writer, reread: this.#reread })
   }
+
+  #reread = (id: string): Promise<void> => this.open(id, { force: true })
 
   subscribe = (listener: () => void): (() => void) => {
     this.#listeners.add(listener)
@@ -276,6 +285,10 @@ export class ChatStore {
       if (this.#state.starting !== null) this.#cancelStart = true
       return
     }
+    // Heard by the replica streaming the answer, whichever tab started it (decision 032).
+    this.#options.api.stopAnswers(id).catch((error: unknown) => {
+      this.#announce(describeChatError(error, 'send').message)
+    })
     const controller = this.#aborts.get(id)
     if (controller === undefined) return
     this.#stopped.add(id)
@@ -337,6 +350,7 @@ export class ChatStore {
       conversation: body.conversation,
       messages: body.messages,
     }))
+    this.#follower.settle(id)
   }
 
   /** After a Stop before the send's `message` event: see readAfterStop. */
@@ -393,7 +407,13 @@ export class ChatStore {
    */
   attach(): () => void {
     this.#disposed = false
+    const events = this.#options.events
+    const unfollow =
+      events === undefined
+        ? () => undefined
+        : followLiveAnswers(events, this.#follower, { state: this.getState, reread: this.#reread })
     return () => {
+      unfollow()
       this.#disposed = true
       this.#deltas.flush()
       for (const controller of this.#aborts.values()) controller.abort()

@@ -20,6 +20,7 @@ import { ConversationList } from '../../conversations/components/conversation-li
 import { UsageBar, UsageMeter, usageSentence } from '../../usage/components/usage-meter.tsx'
 import { usageLevel, useUsage } from '../../usage/use-usage.ts'
 import { ChatStore } from '../chat-store.ts'
+import { isFollowing } from '../live-answers.ts'
 import { useFillViewport } from '../use-fill-viewport.ts'
 import { FailurePanel } from './failure-panel.tsx'
 import { LimitReached } from './limit-reached.tsx'
@@ -55,6 +56,7 @@ export default function AssistantPage() {
               : `${platform.basePath}${assistantRoutes.conversation(id)}`,
           ),
         onSendSettled: () => reloadUsage(),
+        events: platform.events,
       }),
     [platform, reloadUsage],
   )
@@ -83,7 +85,9 @@ export default function AssistantPage() {
   const thread = currentId === null ? undefined : state.threads[currentId]
   // The new-conversation page's first message: on its way, or refused.
   const starting = routeId === null ? state.starting : null
-  const sending = thread?.sending != null || (starting !== null && starting.failure === null)
+  // Sending here, following an answer from another tab (or before a reload), or starting.
+  const sending =
+    thread?.sending != null || isFollowing(thread) || (starting !== null && !starting.failure)
   const liveId = sending
     ? (thread?.messages.find((m) => m.role === 'assistant' && m.status === 'streaming')?.id ?? null)
     : null

@@ -1,0 +1,60 @@
+import {
+  armFault,
+  assistantPage,
+  conversationIdIn,
+  marker,
+  modelRequests,
+  storedMessages,
+} from '../support/assistant.ts'
+import { expect, test } from '../support/fixtures.ts'
+
+test('a second tab opened mid-answer follows it word by word, and its Stop stops the answer in both tabs', async ({
+  page,
+  context,
+  pageErrors,
+}) => {
+  const first = assistantPage(page)
+  await page.goto('/assistant')
+  const paced = marker()
+  await armFault({ type: 'slow', tokensPerSecond: 8, match: paced })
+  await first.ask(`Tell me a long story about harbours ${paced}`)
+  await expect(page).toHaveURL(/\/assistant\/conversations\/[0-9a-f-]{36}$/)
+  await expect(first.lastAnswer()).toContainText('(local model)')
+  const id = conversationIdIn(page)
+
+  const tab = await context.newPage()
+  const secondErrors: string[] = []
+  tab.on('pageerror', (error) => secondErrors.push(error.message))
+  const second = assistantPage(tab)
+  await tab.goto(`/assistant/conversations/${id}`)
+  await expect(second.answers).toHaveCount(1)
+  // The second tab sees the answer grow while the first one streams it.
+  const lengths = new Set<number>()
+  await expect
+    .poll(
+      async () => {
+        lengths.add((await second.lastAnswer().innerText()).length)
+        return lengths.size
+      },
+      { intervals: [100] },
+    )
+    .toBeGreaterThanOrEqual(3)
+
+  await second.stop.click()
+  await expect(second.lastAnswer()).toContainText('Stopped')
+  await expect(first.lastAnswer()).toContainText('Stopped')
+  await expect(second.send).toBeVisible()
+  await expect(first.send).toBeVisible()
+  await expect.poll(async () => (await modelRequests(paced))[0]?.outcome).toBe('aborted')
+  await expect.poll(async () => (await storedMessages(page, id)).at(-1)?.status).toBe('partial')
+
+  // Both tabs show the stored partial answer, each word once.
+  const stored = (await storedMessages(page, id)).at(-1)!.content
+  const lastWords = stored.trim().split(/\s+/).slice(-3).join(' ')
+  const shown = (await first.lastAnswer().innerText()).split('\nStopped')[0]!.trim()
+  expect(shown).toContain(lastWords)
+  expect((await second.lastAnswer().innerText()).split('\nStopped')[0]!.trim()).toBe(shown)
+  expect(shown.split('(local model)')).toHaveLength(2)
+  expect(pageErrors).toEqual([])
+  expect(secondErrors).toEqual([])
+})
