@@ -40,23 +40,32 @@ async function subscribePro(person: Person) {
   t.clock.advance(5_000)
 }
 
-const post = (person: Person, id: string, content: string, signal?: AbortSignal) =>
+const post = (person: Person, id: string, content: string) =>
   person.request(`/api/assistant/conversations/${id}/messages`, {
     method: 'POST',
     headers: csrfHeaders,
     body: JSON.stringify({ content }),
-    ...(signal === undefined ? {} : { signal }),
   })
+
+/** Stop, as the page's button sends it (heard by whichever replica streams the answer). */
+async function stopAnswers(person: Person, id: string) {
+  const response = await person.request(`/api/assistant/conversations/${id}/stop`, {
+    method: 'POST',
+    headers: csrfHeaders,
+    body: '{}',
+  })
+  expect(response.status).toBe(202)
+}
 
 /** A send whose answer streams slowly, holding its slot for seconds; resolves at its first token. */
 async function holdASlot(person: Person, content: string) {
   t.openai.control.armFault({ type: 'slow', tokensPerSecond: 4, match: content })
-  const stop = new AbortController()
-  const response = await post(person, await newConversation(person), content, stop.signal)
+  const id = await newConversation(person)
+  const response = await post(person, id, content)
   expect(response.status).toBe(200)
   const reader = sseReader(response)
   await reader.next((frame) => frame.event === 'delta')
-  return { stop, reader }
+  return { stop: () => stopAnswers(person, id), reader }
 }
 
 const usageOf = async (person: Person) =>
@@ -88,7 +97,7 @@ describe('priority answers', () => {
     expect(proAnswer.frames.at(-1)?.event).toBe('done')
 
     // The Free send gets the slot when the holder's answer ends (stopped here).
-    holder.stop.abort()
+    await holder.stop()
     await waiting.closed(5000)
     expect(waiting.frames.at(-1)?.event).toBe('done')
     expect(askedTheModel('I wait for a slot')).toBe(true)
@@ -99,11 +108,10 @@ describe('priority answers', () => {
     const other = await t.user('slot-holder')
     const holder = await holdASlot(other, 'Another hold of the shared slot')
     const id = await newConversation(free)
-    const stop = new AbortController()
-    const waiting = sseReader(await post(free, id, 'Stopped while waiting', stop.signal))
+    const waiting = sseReader(await post(free, id, 'Stopped while waiting'))
     await waiting.next((frame) => frame.event === 'message')
     expect((await usageOf(free)).reserved).toBeGreaterThan(0)
-    stop.abort()
+    await stopAnswers(free, id)
     await expect.poll(async () => (await usageOf(free)).reserved, { timeout: 5000 }).toBe(0)
     expect((await usageOf(free)).used).toBe(0)
     const { messages } = messageListSchema.parse(
@@ -113,7 +121,7 @@ describe('priority answers', () => {
       ['user', 'complete', 'Stopped while waiting', null],
       ['assistant', 'partial', '', null],
     ])
-    holder.stop.abort()
+    await holder.stop()
     // The stopped send never reached the model, even once the slot came free.
     await new Promise((resolve) => setTimeout(resolve, 200))
     expect(askedTheModel('Stopped while waiting')).toBe(false)
@@ -130,6 +138,6 @@ describe('priority answers', () => {
     expect(events.find((event) => event.event === 'usage')?.data.totalTokens).toBe(0)
     expect(await usageOf(free)).toMatchObject({ used: 0, reserved: 0 })
     expect(askedTheModel('Waited too long')).toBe(false)
-    holder.stop.abort()
+    await holder.stop()
   })
 })
