@@ -51,6 +51,7 @@ export const MessageItem = memo(function MessageItem({
             ? 'message message--user message--unsent'
             : 'message message--user'
         }
+        data-message-id={message.id}
       >
         <article className="message__bubble" aria-label="You wrote">
           <p className="message__text">{message.content}</p>
@@ -61,7 +62,7 @@ export const MessageItem = memo(function MessageItem({
   }
   const thinking = live && message.content === ''
   return (
-    <li className="message message--assistant">
+    <li className="message message--assistant" data-message-id={message.id}>
       <span className="message__avatar" aria-hidden="true" />
       <article
         className="message__body"
