@@ -66,9 +66,9 @@ const searchStatement = (scope: 'personal' | 'team') => `
   ),
   message_hits as (
     select distinct on (m.conversation_id) m.conversation_id, m.id, m.role, m.created_at, m.content,
-      ts_rank(to_tsvector('english'::regconfig, m.content), q.query) as rank
+      ts_rank(m.search_vector, q.query) as rank
     from public.assistant_messages m, q
-    where to_tsvector('english'::regconfig, m.content) @@ q.query
+    where m.search_vector @@ q.query
       and m.conversation_id in (select id from scope)
     order by m.conversation_id, rank desc, m.seq
   ),

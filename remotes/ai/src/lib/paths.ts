@@ -7,6 +7,8 @@ export const assistantRoutes = {
   conversation: (id: string) => `/conversations/${encodeURIComponent(id)}`,
   /** A team's usage per member, model and day, with the members' caps (owners and admins). */
   teamUsage: '/team-usage',
+  /** The author's public share links, with Stop sharing. */
+  shares: '/shares',
 }
 
 /** The conversation id a sub-route names, or null for the new-conversation page. */

@@ -17,6 +17,7 @@ import { ModelPicker, withModel, useModelChoice } from '../../composer/component
 import { useAttachmentDraft } from '../../attachments/use-attachment-draft.ts'
 import { ConversationHeader } from '../../conversations/components/conversation-header.tsx'
 import { ConversationList } from '../../conversations/components/conversation-list.tsx'
+import { ConversationSearch } from '../../search/components/conversation-search.tsx'
 import { UsageBar, UsageMeter, usageSentence } from '../../usage/components/usage-meter.tsx'
 import { usageLevel, useUsage } from '../../usage/use-usage.ts'
 import { ChatStore } from '../chat-store.ts'
@@ -236,6 +237,7 @@ export default function AssistantPage() {
             Close
           </button>
         </div>
+        <ConversationSearch onChoose={() => closePanel(false)} />
         <nav className="conversations" aria-label="Your conversations">
           <ConversationList
             list={state.list}
@@ -287,6 +289,7 @@ export default function AssistantPage() {
           {...(currentId !== null && thread?.status !== 'failed' && sharedBy === undefined
             ? {
                 actions: {
+                  id: currentId,
                   rename: (next: string) => store.rename(currentId, next),
                   remove: async () => {
                     const failure = await store.remove(currentId)

@@ -52,6 +52,7 @@ export const MessageItem = memo(function MessageItem({
             ? 'message message--user message--unsent'
             : 'message message--user'
         }
+        data-message-id={message.id}
       >
         {message.attachments && message.attachments.length > 0 && (
           <MessageAttachments attachments={message.attachments} />
@@ -65,7 +66,7 @@ export const MessageItem = memo(function MessageItem({
   }
   const thinking = live && message.content === ''
   return (
-    <li className="message message--assistant">
+    <li className="message message--assistant" data-message-id={message.id}>
       <span className="message__avatar" aria-hidden="true" />
       <article
         className="message__body"

@@ -3,6 +3,7 @@ import type { FormEvent, ReactNode, RefObject } from 'react'
 import { CONVERSATION_TITLE_MAX_LENGTH } from '@tessera/contracts/assistant-values'
 import type { ChatError } from '../../../lib/chat-errors.ts'
 import { Icon } from '../../../lib/icon.tsx'
+import { ShareLinkButton } from '../../share/components/share-link-button.tsx'
 
 interface ConversationHeaderProps {
   title: string
@@ -11,6 +12,8 @@ interface ConversationHeaderProps {
   start?: ReactNode
   /** Rename and Delete, for a conversation that exists; absent on the new-conversation page. */
   actions?: {
+    /** The conversation's id: its author may share a public link to it. */
+    id?: string
     rename: (title: string) => Promise<ChatError | null>
     remove: () => Promise<ChatError | null>
   }
@@ -178,6 +181,7 @@ export function ConversationHeader({
               <span>Shared with team</span>
             </label>
           )}
+          {actions.id !== undefined && <ShareLinkButton conversationId={actions.id} />}
           <button
             ref={renameRef}
             type="button"
