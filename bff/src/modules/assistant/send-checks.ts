@@ -19,11 +19,14 @@ import { titleFrom } from './store.ts'
 import { usageOf } from './usage-events.ts'
 import { isReadable, readOnly } from './conversation-sharing.ts'
 import { createTeamSendChecks } from './team-send-checks.ts'
+import type { SendBranch } from './branches.ts'
 
 export interface SendInput {
   conversationId: string
   content: string
   requestId: string
+  /** An edit or a regenerate (branches.ts): the history is the path before its question. */
+  branch?: SendBranch
 }
 
 export function createSendChecks(
@@ -58,14 +61,15 @@ export function createSendChecks(
     const system: PromptMessage = { role: 'system', content: SYSTEM_PROMPT }
     const question: PromptMessage = { role: 'user', content: input.content }
     const entitled = deps.entitlementsForUser(sender.claims)
-    const loading = store.loadForSend(sender.claims, input.conversationId, bounds)
+    const beforeId = input.branch?.beforeId ?? null
+    const loading = store.loadForSend(sender.claims, input.conversationId, bounds, beforeId)
     const reserving = entitled.then((entitlements) =>
       quota.reserve({
         userId: sender.userId,
         period,
         limit: entitlements.monthlyTokens,
         tokens: reservationFor([system, question], settings.maxAnswerTokens),
-        history: { conversationId: input.conversationId, bounds },
+        history: { conversationId: input.conversationId, bounds, beforeId },
       }),
     )
     const [entitlements, loaded, reserved] = await Promise.allSettled([
@@ -161,6 +165,14 @@ export function createSendChecks(
         title: prepared.opening.conversation.title,
         user: prepared.opening.user,
         assistant: prepared.opening.assistant,
+        ...(prepared.branch === undefined
+          ? {}
+          : {
+              branch: {
+                parentId: prepared.branch.parentId,
+                regenerate: prepared.branch.question !== null,
+              },
+            }),
       })
     } catch (error) {
       await releaseHold(prepared.reservation.id, prepared.requestId)
@@ -206,14 +218,25 @@ export function createSendChecks(
         throw refusal
       }
       if (held.status === 'rejected') throw held.reason
-      const prepared: PreparedSend =
+      let prepared: PreparedSend =
         limiter.policy === undefined
           ? held.value
           : { ...held.value, rateLimitHeaders: rateLimitHeaders(limiter.policy, decision) }
+      if (input.branch !== undefined) prepared = withBranch(prepared, input.branch)
       await storeQuestion(prepared)
       // The hold is announced with the stream's opening (answer-stream.ts), once the model's
       // request is on its way: publishing is a database write, and not one for the first token.
       return prepared
     },
+  }
+}
+
+/** An edit or a regenerate: a regenerate's opening names the stored question it answers again. */
+function withBranch(prepared: PreparedSend, branch: SendBranch): PreparedSend {
+  const { question } = branch
+  return {
+    ...prepared,
+    branch,
+    opening: question === null ? prepared.opening : { ...prepared.opening, user: question },
   }
 }

@@ -11,6 +11,7 @@ import type { Limiters } from '../../platform/rate-limiter.ts'
 import type { UserClaims } from '../../platform/db/with-user.ts'
 import type { Logger } from '../../platform/logger.ts'
 import type { EventBus } from '../events/event-outbox.ts'
+import type { SendBranch } from './branches.ts'
 import type { EntitlementsForUser } from './entitlements.ts'
 import type { PromptMessage } from './estimate.ts'
 import type { ChatModel } from './model.ts'
@@ -82,6 +83,8 @@ export interface PreparedSend {
   opening: SendOpening
   /** The send rate's `RateLimit-Policy` and `RateLimit` fields, for the answer's response. */
   rateLimitHeaders?: Record<string, string>
+  /** An edit or a regenerate (branches.ts): its messages hang beside the ones they replace. */
+  branch?: SendBranch
 }
 
 /** Tells the model who it is; short, so it costs little on every send. */
