@@ -116,6 +116,11 @@ export const chatMessageSchema = z.object({
   createdAt: z.string(),
   /** Files sent with a user's message (absent when none). */
   attachments: z.array(attachmentSchema).optional(),
+  /**
+   * The ids of this message's versions (edits of a question, regenerations of an answer), oldest
+   * first, itself among them; listed only when there is more than one (decision 031).
+   */
+  versions: z.array(z.string()).optional(),
 })
 export type ChatMessage = z.infer<typeof chatMessageSchema>
 
@@ -144,6 +149,19 @@ export const sendMessageBodySchema = z.strictObject({
   attachmentIds: attachmentIdsSchema.optional(),
 })
 export type SendMessageBody = z.infer<typeof sendMessageBodySchema>
+
+/**
+ * `POST /api/assistant/conversations/:id/messages/:messageId/edit`: a new version of one of the
+ * user's questions, answered as a send is (the same SSE stream); the answers after the old version
+ * stay with it, as a branch (decision 031).
+ */
+export const editMessageBodySchema = sendMessageBodySchema
+
+/**
+ * `POST …/messages/:messageId/regenerate` (an answer: a new version of it, streamed as a send is)
+ * and `PUT …/messages/:messageId/active` (show this version; answers the message list): `{}`.
+ */
+export const emptyBodySchema = z.strictObject({})
 
 /**
  * SSE events of a send, in order: `message` (the user's message and the assistant's placeholder as

@@ -173,6 +173,19 @@ export const errorCatalogue = {
     message:
       'Only conversations in a team workspace can be shared. Switch to a team workspace to share with its members.',
   },
+  message_not_editable: {
+    status: 422,
+    message: 'Only your own messages can be edited. To get a different answer, regenerate it.',
+  },
+  message_not_regenerable: {
+    status: 422,
+    message: 'Only an answer can be regenerated. To change a question, edit it.',
+  },
+  answer_in_progress: {
+    status: 409,
+    message:
+      'An answer is still being written in this conversation. Wait for it to finish, or stop it, then try again.',
+  },
   plugin_api_unmapped: {
     status: 422,
     message: 'This build declares an API that has no service here. Ask the operator to map it.',

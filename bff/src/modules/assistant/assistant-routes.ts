@@ -2,6 +2,8 @@ import {
   ApiError,
   conversationPageQuerySchema,
   createConversationBodySchema,
+  editMessageBodySchema,
+  emptyBodySchema,
   sendMessageBodySchema,
   updateConversationBodySchema,
   usageReportQuerySchema,
@@ -18,10 +20,10 @@ import { validationFailed } from '../../platform/errors.ts'
 import { jsonBody, requireJson } from '../../http/middleware/json-body.ts'
 import { noStore } from '../../http/middleware/no-store.ts'
 import type { Logger } from '../../platform/logger.ts'
-import type { Assistant, AnswerSink, Sender } from './assistant.ts'
+import type { Assistant, Sender } from './assistant.ts'
 import type { ConversationCursor } from './store.ts'
-import { eventStream } from '../../platform/sse.ts'
 import { usageReportCsv } from './usage-report.ts'
+import { answerResponse } from './answer-response.ts'
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -75,6 +77,13 @@ function conversationId(c: Context<AppEnv>): string {
   return id.toLowerCase()
 }
 
+/** The `:messageId` of a message; anything but a uuid names no message. */
+function messageId(c: Context<AppEnv>): string {
+  const id = c.req.param('messageId') ?? ''
+  if (!uuidPattern.test(id)) throw new ApiError('not_found')
+  return id.toLowerCase()
+}
+
 async function senderOf(c: Context<AppEnv>): Promise<Sender> {
   const session = await c.var.auth.require()
   return { userId: session.userId, claims: session.claims, sessionId: session.id }
@@ -82,10 +91,11 @@ async function senderOf(c: Context<AppEnv>): Promise<Sender> {
 
 /**
  * `/api/assistant`: the signed-in user's conversations, and sends whose answer streams back as
- * SSE (contracts/src/assistant.ts), within the plan's monthly tokens.
+ * SSE (contracts/src/assistant.ts), within the plan's monthly tokens; edits and regenerates
+ * (decision 031), checked, held, streamed and counted as a send is.
  */
 export function assistantRoutes(deps: { assistant: Assistant; logger: Logger }) {
-  const { assistant, logger } = deps
+  const { assistant } = deps
   return new Hono<AppEnv>()
     .use(noStore())
     .get('/conversations', pageQuery, async (c) => {
@@ -147,26 +157,46 @@ export function assistantRoutes(deps: { assistant: Assistant; logger: Logger }) 
           ...(model === undefined ? {} : { model }),
           ...(attachmentIds === undefined ? {} : { attachmentIds }),
         })
-        // Proxies such as nginx buffer responses unless told not to; an answer must flow.
-        c.header('X-Accel-Buffering', 'no')
-        for (const [name, value] of Object.entries(prepared.rateLimitHeaders ?? {}))
-          c.header(name, value)
-        return eventStream(
-          c,
-          async (stream) => {
-            const sink: AnswerSink = {
-              send: (event, data) => stream.send({ event, data: JSON.stringify(data) }),
-              // Closed connection or aborted request (Stop): either way nobody reads on.
-              get gone() {
-                return stream.aborted
-              },
-              onGone: (listener) => stream.onAbort(listener),
-            }
-            await assistant.runSend(prepared, sink)
-          },
-          (error) =>
-            logger.error('an answer stream failed', { error, requestId: prepared.requestId }),
-        )
+        return answerResponse(c, deps, prepared)
+      },
+    )
+    .post(
+      '/conversations/:id/messages/:messageId/edit',
+      requireJson(),
+      jsonBody(editMessageBodySchema),
+      async (c) => {
+        const sender = await senderOf(c)
+        const prepared = await assistant.prepareBranch(sender, {
+          conversationId: conversationId(c),
+          messageId: messageId(c),
+          content: c.req.valid('json').content,
+          requestId: c.get('requestId'),
+        })
+        return answerResponse(c, deps, prepared)
+      },
+    )
+    .post(
+      '/conversations/:id/messages/:messageId/regenerate',
+      requireJson(),
+      jsonBody(emptyBodySchema),
+      async (c) => {
+        const sender = await senderOf(c)
+        const prepared = await assistant.prepareBranch(sender, {
+          conversationId: conversationId(c),
+          messageId: messageId(c),
+          requestId: c.get('requestId'),
+        })
+        return answerResponse(c, deps, prepared)
+      },
+    )
+    .put(
+      '/conversations/:id/messages/:messageId/active',
+      requireJson(),
+      jsonBody(emptyBodySchema),
+      async (c) => {
+        const sender = await senderOf(c)
+        const list = await assistant.selectVersion(sender, conversationId(c), messageId(c))
+        return c.json(list, 200)
       },
     )
     .post('/conversations/:id/stop', requireJson(), jsonBody(stopAnswerBodySchema), async (c) => {

@@ -3,6 +3,7 @@
  * tokens against the plan (docs/decisions/008). A send is checked and its question stored
  * (send-checks.ts), then its answer streamed, stored and counted (answer-stream.ts).
  */
+import { ApiError } from '@tessera/contracts'
 import type { Usage, UsageReport, UsageReportQuery } from '@tessera/contracts'
 import { createAnswerStream } from './answer-stream.ts'
 import { requestStop } from './answer-stop.ts'
@@ -18,6 +19,8 @@ import { publishUsage, usageOf } from './usage-events.ts'
 import { isReadable, readOnly, setShared } from './conversation-sharing.ts'
 import { usageReport } from './usage-report.ts'
 import { currentTeam } from './workspace-scope.ts'
+import { findBranch, selectVersion } from './branches.ts'
+import type { SendInput } from './send-checks.ts'
 
 export type { AnswerSink, AssistantDeps, AssistantSettings, PreparedSend, Sender } from './send.ts'
 export { SYSTEM_PROMPT } from './send.ts'
@@ -49,6 +52,36 @@ export function createAssistant(deps: AssistantDeps) {
     quota,
     prepareSend: checks.prepareSend,
     runSend: answers.runSend,
+
+    /**
+     * An edit (`content`: the question's new text) or a regenerate (no content: its question
+     * again), prepared exactly as a send is once the message it starts from is found (branches.ts).
+     */
+    async prepareBranch(
+      sender: Sender,
+      input: Omit<SendInput, 'content' | 'branch'> & { messageId: string; content?: string },
+    ) {
+      const { messageId, content, ...rest } = input
+      const kind = content === undefined ? 'regenerate' : 'edit'
+      const branch = await findBranch(sql, sender.claims, {
+        conversationId: input.conversationId,
+        messageId,
+        kind,
+        abandonedAfterMs: abandonedAfter,
+      })
+      return checks.prepareSend(sender, {
+        ...rest,
+        content: content ?? branch.question?.content ?? '',
+        branch,
+      })
+    },
+    /** Shows one version of a message; the conversation's messages as they now read. */
+    async selectVersion(sender: Sender, conversationId: string, messageId: string) {
+      await selectVersion(sql, sender.claims, { conversationId, messageId })
+      const list = await store.listMessages(sender.claims, conversationId)
+      if (list === null) throw new ApiError('not_found')
+      return list
+    },
 
     /** A new conversation, in the session's current workspace. */
     createConversation: async (sender: Sender, title: string | null) => {

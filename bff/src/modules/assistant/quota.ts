@@ -45,6 +45,8 @@ export type Reservation =
 export interface HistoryHold {
   conversationId: string
   bounds: { messages: number; chars: number }
+  /** An edit or a regenerate: the history is the path before this message (history.ts). */
+  beforeId?: string | null
 }
 
 export interface Quota {
@@ -107,9 +109,12 @@ const reserveStatement = reusableStatement(
     conversationId: string
     messages: number
     chars: number
+    beforeId: string | null
   }) =>
     queries
-      .with('history', () => recentHistory(values.conversationId, values.userId, values))
+      .with('history', () =>
+        recentHistory(values.conversationId, values.userId, values, values.beforeId),
+      )
       .with('need', (db) =>
         db
           .selectFrom('history')
@@ -197,6 +202,7 @@ export function createQuota(sql: Sql, options: { abandonedAfterMs?: number } = {
       conversationId: history?.conversationId ?? nowhere,
       messages: history?.bounds.messages ?? 0,
       chars: history?.bounds.chars ?? 0,
+      beforeId: history?.beforeId ?? null,
     })
     const row = rows[0]
     if (row === undefined) throw new Error('the hold statement returned no row')

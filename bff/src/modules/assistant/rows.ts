@@ -31,7 +31,7 @@ const knownCodes: ReadonlySet<string> = new Set(errorCodes)
 
 export type MessageColumns = Omit<
   AssistantMessageRow,
-  'seq' | 'user_id' | 'conversation_id' | 'updated_at'
+  'seq' | 'user_id' | 'conversation_id' | 'updated_at' | 'parent_id' | 'selected'
 >
 
 export function chatMessageOf(row: MessageColumns): ChatMessage {

@@ -22,6 +22,7 @@ import { isReadable, readOnly } from './conversation-sharing.ts'
 import { createTeamSendChecks } from './team-send-checks.ts'
 import { chooseModel, priorityOf } from './model-choice.ts'
 import { questionWith } from '../attachments/prompt.ts'
+import type { SendBranch } from './branches.ts'
 
 export interface SendInput {
   conversationId: string
@@ -33,6 +34,8 @@ export interface SendInput {
   attachmentIds?: string[]
   /** The question as the model gets it, when it is more than `content` (attachments). */
   question?: PromptMessage
+  /** An edit or a regenerate (branches.ts): the history is the path before its question. */
+  branch?: SendBranch
 }
 
 export function createSendChecks(
@@ -67,7 +70,8 @@ export function createSendChecks(
     const system: PromptMessage = { role: 'system', content: SYSTEM_PROMPT }
     const question: PromptMessage = input.question ?? { role: 'user', content: input.content }
     const entitled = deps.entitlementsForUser(sender.claims)
-    const loading = store.loadForSend(sender.claims, input.conversationId, bounds)
+    const beforeId = input.branch?.beforeId ?? null
+    const loading = store.loadForSend(sender.claims, input.conversationId, bounds, beforeId)
     const reserving = entitled.then((entitlements) => {
       // A model the plan does not include is refused before anything is held.
       if (input.model !== undefined) chooseModel(entitlements, input.model, null)
@@ -76,7 +80,7 @@ export function createSendChecks(
         period,
         limit: entitlements.monthlyTokens,
         tokens: reservationFor([system, question], settings.maxAnswerTokens),
-        history: { conversationId: input.conversationId, bounds },
+        history: { conversationId: input.conversationId, bounds, beforeId },
       })
     })
     const [entitlements, loaded, reserved] = await Promise.allSettled([
@@ -173,6 +177,14 @@ export function createSendChecks(
         title: prepared.opening.conversation.title,
         user: prepared.opening.user,
         assistant: prepared.opening.assistant,
+        ...(prepared.branch === undefined
+          ? {}
+          : {
+              branch: {
+                parentId: prepared.branch.parentId,
+                regenerate: prepared.branch.question !== null,
+              },
+            }),
       })
     } catch (error) {
       await releaseHold(prepared.reservation.id, prepared.requestId)
@@ -248,10 +260,21 @@ export function createSendChecks(
         const user = { ...prepared.opening.user, attachments: summaries }
         prepared = { ...prepared, attachmentIds: ids, opening: { ...prepared.opening, user } }
       }
+      if (input.branch !== undefined) prepared = withBranch(prepared, input.branch)
       await storeQuestion(prepared)
       // The hold is announced with the stream's opening (answer-stream.ts), once the model's
       // request is on its way: publishing is a database write, and not one for the first token.
       return prepared
     },
+  }
+}
+
+/** An edit or a regenerate: a regenerate's opening names the stored question it answers again. */
+function withBranch(prepared: PreparedSend, branch: SendBranch): PreparedSend {
+  const { question } = branch
+  return {
+    ...prepared,
+    branch,
+    opening: question === null ? prepared.opening : { ...prepared.opening, user: question },
   }
 }

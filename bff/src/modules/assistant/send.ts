@@ -13,6 +13,7 @@ import type { Logger } from '../../platform/logger.ts'
 import type { EventHub } from '../events/event-hub.ts'
 import type { EventBus } from '../events/event-outbox.ts'
 import type { Attachments } from '../attachments/attachments.ts'
+import type { SendBranch } from './branches.ts'
 import type { EntitlementsForUser } from './entitlements.ts'
 import type { PromptMessage } from './estimate.ts'
 import type { ChatModel } from './model.ts'
@@ -92,6 +93,8 @@ export interface PreparedSend {
   rateLimitHeaders?: Record<string, string>
   /** The attachments sent with the question, tied to it once it is stored. */
   attachmentIds?: string[]
+  /** An edit or a regenerate (branches.ts): its messages hang beside the ones they replace. */
+  branch?: SendBranch
 }
 
 /** Tells the model who it is; short, so it costs little on every send. */

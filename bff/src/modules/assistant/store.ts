@@ -2,6 +2,7 @@ import { ApiError } from '@tessera/contracts'
 import type { ChatMessage, Conversation, ErrorCode } from '@tessera/contracts'
 import type { Sql, SqlTransaction } from '@tessera/db/sql'
 import { sql as raw } from 'kysely'
+import type { AliasableExpression } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import { execute, queries } from '../../platform/db/query.ts'
 import { reusableStatement } from '../../platform/db/reusable-statement.ts'
@@ -12,6 +13,8 @@ import { recentHistory } from './history.ts'
 import { abandonedAfterMs } from './quota.ts'
 import { chatMessageOf, conversationOf, interrupted, messageColumns } from './rows.ts'
 import { authorNames, withAuthor } from './conversation-sharing.ts'
+import { inThread, threadEnd, versionsOf, withVersions } from './thread.ts'
+import type { SendMessages } from './thread.ts'
 
 export { chatMessageOf, conversationOf, titleFrom, UNTITLED } from './rows.ts'
 
@@ -73,6 +76,8 @@ export interface AssistantStore {
     claims: UserClaims,
     id: string,
     bounds: { messages: number; chars: number },
+    /** An edit or a regenerate: the history is the path before this message (history.ts). */
+    beforeId?: string | null,
   ): Promise<{
     conversation: StoredConversation
     history: PromptMessage[]
@@ -84,10 +89,7 @@ export interface AssistantStore {
    * untitled conversation `title` and moves it to the top of the list; `not_found` when the
    * conversation is gone.
    */
-  beginSend(
-    claims: UserClaims,
-    input: { conversationId: string; title: string; user: ChatMessage; assistant: ChatMessage },
-  ): Promise<void>
+  beginSend(claims: UserClaims, input: SendMessages): Promise<void>
   /**
    * Stores how an answer ended (the message null when its conversation was deleted meanwhile) and,
    * in the same transaction, runs `settle` as the BFF (not as the user): the answer is stored and
@@ -107,7 +109,13 @@ const conversationColumns = ['id', 'title', 'created_at', 'updated_at', 'shared'
 
 /** The conversation and its history for a send (compiled once: it runs before every answer). */
 const loadForSendStatement = reusableStatement(
-  (values: { id: string; userId: string; messages: number; chars: number }) =>
+  (values: {
+    id: string
+    userId: string
+    messages: number
+    chars: number
+    beforeId: string | null
+  }) =>
     queries
       .selectFrom('assistant_conversations as conversation')
       .select([
@@ -117,7 +125,9 @@ const loadForSendStatement = reusableStatement(
         'conversation.updated_at',
         'conversation.workspace_id',
         'conversation.model',
-        jsonArrayFrom(recentHistory(values.id, values.userId, values)).as('history'),
+        jsonArrayFrom(recentHistory(values.id, values.userId, values, values.beforeId)).as(
+          'history',
+        ),
       ])
       .where('conversation.id', '=', values.id)
       .where('conversation.user_id', '=', values.userId),
@@ -240,7 +250,10 @@ export function createAssistantStore(
               .selectFrom('assistant_messages')
               .select(messageColumns)
               .select(abandonedAnswer(abandonedAfter).as('abandoned'))
+              .select(versionsOf.as('versions'))
               .where('conversation_id', '=', id)
+              // The visible thread only; other versions are counted in `versions`.
+              .where(inThread('id', id))
               .orderBy('seq', 'desc')
               .limit(MESSAGE_LIST_LIMIT),
             tx,
@@ -260,11 +273,13 @@ export function createAssistantStore(
         conversation: withAuthor(conversation, claims.sub, authors),
         messages: rows
           .reverse()
-          .map(({ abandoned, ...row }) => chatMessageOf(abandoned ? interrupted(row) : row)),
+          .map(({ abandoned, versions, ...row }) =>
+            withVersions(chatMessageOf(abandoned ? interrupted(row) : row), versions),
+          ),
       }
     },
 
-    loadForSend: (claims, id, bounds) =>
+    loadForSend: (claims, id, bounds, beforeId = null) =>
       withUser(
         sql,
         claims,
@@ -275,6 +290,7 @@ export function createAssistantStore(
             userId: claims.sub,
             messages: bounds.messages,
             chars: bounds.chars,
+            beforeId,
           })
           const row = rows[0]
           if (row === undefined) return null
@@ -319,9 +335,11 @@ export function createAssistantStore(
               'status',
               'model',
               'created_at',
+              'parent_id',
             ])
             .expression((eb) => {
-              const row = (message: ChatMessage) =>
+              const { branch } = input
+              const row = (message: ChatMessage, parent: AliasableExpression<string | null>) =>
                 eb.selectFrom('touched').select([
                   // Typed: a union resolves untyped parameters as text.
                   eb.cast<string>(eb.val(message.id), 'uuid').as('id'),
@@ -334,8 +352,17 @@ export function createAssistantStore(
                   eb
                     .cast<Date>(eb.val(new Date(message.createdAt)), 'timestamptz')
                     .as('created_at'),
+                  parent.as('parent_id'),
                 ])
-              return row(input.user).unionAll(row(input.assistant))
+              const under = (id: string | null) => eb.cast<string | null>(eb.val(id), 'uuid')
+              const answer = row(input.assistant, under(input.user.id))
+              // A regenerate adds only the new answer, beside the one it replaces.
+              if (branch?.regenerate === true) return row(input.assistant, under(branch.parentId))
+              const question = row(
+                input.user,
+                branch === undefined ? threadEnd(input.conversationId) : under(branch.parentId),
+              )
+              return question.unionAll(answer)
             }),
           tx,
         )

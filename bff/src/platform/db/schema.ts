@@ -87,6 +87,10 @@ export interface AssistantMessagesTable {
   error_code: string | null
   created_at: Timestamp
   updated_at: Timestamp
+  /** The message this one follows (null: a first message); siblings are versions. */
+  parent_id: string | null
+  /** The version shown among its siblings. */
+  selected: ColumnType<boolean, boolean | undefined, boolean>
 }
 
 export interface AssistantUsageTable {
