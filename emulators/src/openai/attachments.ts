@@ -119,3 +119,39 @@ export function describeParts(images: readonly SeenImage[], extraTexts: readonly
   }
   return sentences.join(' ')
 }
+
+export function messageText(content: string | ContentPart[]): string {
+  if (typeof content === 'string') return content
+  return content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
+}
+
+/** The images of every message (read, so a bad one is a 400) and the last user message's parts. */
+export function partsOf(request: {
+  messages: readonly { role: string; content: string | ContentPart[] }[]
+}): {
+  images: SeenImage[]
+  lastImages: SeenImage[]
+  lastExtraTexts: string[]
+} {
+  const images: SeenImage[] = []
+  let lastImages: SeenImage[] = []
+  let lastExtraTexts: string[] = []
+  request.messages.forEach((message, index) => {
+    if (typeof message.content === 'string') {
+      if (message.role === 'user') [lastImages, lastExtraTexts] = [[], []]
+      return
+    }
+    const seen = message.content.flatMap((part, at) =>
+      part.type === 'image_url' ? [readImage(part, `messages[${index}].content[${at}]`)] : [],
+    )
+    images.push(...seen)
+    if (message.role === 'user') {
+      lastImages = seen
+      // The first text part is the message; the others are attached files' text.
+      lastExtraTexts = message.content
+        .flatMap((part) => (part.type === 'text' ? [part.text] : []))
+        .slice(1)
+    }
+  })
+  return { images, lastImages, lastExtraTexts }
+}

@@ -8,8 +8,7 @@ import type { GenerationSlots } from './generation-slots.ts'
 import type { Context } from 'hono'
 import { z } from 'zod'
 import { composeAnswer } from './answer.ts'
-import { describeParts, imagePartSchema, imageTokens, readImage } from './attachments.ts'
-import type { ContentPart, SeenImage } from './attachments.ts'
+import { describeParts, imagePartSchema, imageTokens, messageText, partsOf } from './attachments.ts'
 import { OpenAiHttpError, faultErrorResponse } from './errors.ts'
 import type { FaultBook } from './faults.ts'
 import type { RequestLog, RequestRecord } from './request-log.ts'
@@ -68,40 +67,6 @@ export interface ChatCompletionDeps {
 
 const SYSTEM_FINGERPRINT = 'fp_tessera_local'
 const encoder = new TextEncoder()
-
-function messageText(content: string | ContentPart[]): string {
-  if (typeof content === 'string') return content
-  return content.flatMap((part) => (part.type === 'text' ? [part.text] : [])).join('\n')
-}
-
-/** The images of every message (read, so a bad one is a 400) and the last user message's parts. */
-function partsOf(request: ChatCompletionRequest): {
-  images: SeenImage[]
-  lastImages: SeenImage[]
-  lastExtraTexts: string[]
-} {
-  const images: SeenImage[] = []
-  let lastImages: SeenImage[] = []
-  let lastExtraTexts: string[] = []
-  request.messages.forEach((message, index) => {
-    if (typeof message.content === 'string') {
-      if (message.role === 'user') [lastImages, lastExtraTexts] = [[], []]
-      return
-    }
-    const seen = message.content.flatMap((part, at) =>
-      part.type === 'image_url' ? [readImage(part, `messages[${index}].content[${at}]`)] : [],
-    )
-    images.push(...seen)
-    if (message.role === 'user') {
-      lastImages = seen
-      // The first text part is the message; the others are attached files' text.
-      lastExtraTexts = message.content
-        .flatMap((part) => (part.type === 'text' ? [part.text] : []))
-        .slice(1)
-    }
-  })
-  return { images, lastImages, lastExtraTexts }
-}
 
 function usageOf(promptTokens: number, completionTokens: number) {
   return {
