@@ -42,6 +42,18 @@ export interface SendOptions {
 
 const base = '/api/assistant'
 const conversationPath = (id: string) => `${base}/conversations/${encodeURIComponent(id)}`
+const messagePath = (id: string, messageId: string) =>
+  `${conversationPath(id)}/messages/${encodeURIComponent(messageId)}`
+
+/** The events of an answer's SSE response (a send, an edit or a regenerate). */
+async function* answerEvents(response: Response): AsyncGenerator<ChatStreamEvent> {
+  if (response.body === null) throw new TypeError('The answer came without a body.')
+  for await (const event of readSse(response.body)) {
+    // Events a newer BFF may add are skipped rather than failing the answer.
+    if (!streamEventNames.has(event.event)) continue
+    yield { type: event.event, data: JSON.parse(event.data) } as ChatStreamEvent
+  }
+}
 const usageReportPath = (
   workspaceId: string,
   range: { from?: string; to?: string },
@@ -158,12 +170,48 @@ export function createAssistantApi(platform: Platform) {
         headers: { accept: 'text/event-stream' },
         signal,
       })
-      if (response.body === null) throw new TypeError('The answer came without a body.')
-      for await (const event of readSse(response.body)) {
-        // Events a newer BFF may add are skipped rather than failing the answer.
-        if (!streamEventNames.has(event.event)) continue
-        yield { type: event.event, data: JSON.parse(event.data) } as ChatStreamEvent
-      }
+      yield* answerEvents(response)
+    },
+
+    /** Edits one of the user's questions: a new version, its answer streamed as a send's (decision 031). */
+    async *editMessage(
+      conversationId: string,
+      messageId: string,
+      content: string,
+      signal: AbortSignal,
+    ): AsyncGenerator<ChatStreamEvent> {
+      yield* answerEvents(
+        await platform.api.fetch(`${messagePath(conversationId, messageId)}/edit`, {
+          method: 'POST',
+          body: JSON.stringify({ content }),
+          headers: { accept: 'text/event-stream' },
+          signal,
+        }),
+      )
+    },
+
+    /** Regenerates an answer: a new version of it, streamed as a send's. */
+    async *regenerateMessage(
+      conversationId: string,
+      messageId: string,
+      signal: AbortSignal,
+    ): AsyncGenerator<ChatStreamEvent> {
+      yield* answerEvents(
+        await platform.api.fetch(`${messagePath(conversationId, messageId)}/regenerate`, {
+          method: 'POST',
+          body: '{}',
+          headers: { accept: 'text/event-stream' },
+          signal,
+        }),
+      )
+    },
+
+    /** Shows one version of a message; answers the conversation's messages as they now read. */
+    showVersion(conversationId: string, messageId: string) {
+      return json<{ conversation: Conversation; messages: ChatMessage[] }>(
+        `${messagePath(conversationId, messageId)}/active`,
+        { method: 'PUT', body: '{}' },
+      )
     },
   }
 }

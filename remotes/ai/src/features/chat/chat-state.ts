@@ -13,7 +13,7 @@ export interface ThreadState {
   /** An answer on its way: `waiting` until its first words arrive. */
   sending: { phase: 'waiting' | 'streaming' } | null
   /** The last send failed: why, and the text to send again or put back in the composer. */
-  failure: { error: ChatError; content: string } | null
+  failure: { error: ChatError; content: string; retry?: () => Promise<void> } | null
 }
 
 export interface ListState {

@@ -26,6 +26,7 @@ import { createAnswerFollower, followLiveAnswers, type LiveEvents } from './live
 import { readAfterStop, type ListedMessages } from './read-after-stop.ts'
 import type { SendInFlight, ThreadWriter } from './stream-events.ts'
 import { streamSend } from './stream-send.ts'
+import { planBranch, type BranchRequest, type BranchSend } from './branch-actions.ts'
 
 export type { AssistantState, ListState, SendOutcome, ThreadState } from './chat-state.ts'
 
@@ -264,6 +265,7 @@ export class ChatStore {
   async retry(id: string): Promise<void> {
     const failure = this.#state.threads[id]?.failure
     if (failure === undefined || failure === null) return
+    if (failure.retry !== undefined) return failure.retry()
     await this.#stream(id, failure.content)
   }
 
@@ -296,7 +298,7 @@ export class ChatStore {
   }
 
   /** Sends and streams one message; `started` once the server stored it (the `message` event). */
-  async #stream(id: string, content: string, files: Attachment[] = []) {
+  async #stream(id: string, content: string, files: Attachment[] = [], branch?: BranchSend) {
     const thread = this.#state.threads[id]
     if (thread === undefined || thread.sending !== null) return { started: false }
     const localUser = localUserMessage(content, files)
@@ -305,22 +307,23 @@ export class ChatStore {
       failure: null,
       sending: { phase: 'waiting' },
       // A message that never reached the server is replaced by this new attempt.
-      messages: [...withoutUnsent(t.messages), localUser],
+      messages: branch?.messages ?? [...withoutUnsent(t.messages), localUser],
     }))
     this.#announce('Sent. The assistant is answering.')
 
     const controller = new AbortController()
     this.#aborts.set(id, controller)
-    const send: SendInFlight = { localUserId: localUser.id, content, assistantId: null }
+    const localUserId = branch?.questionId ?? localUser.id
+    const send: SendInFlight = { localUserId, content, assistantId: null }
     let stopped = false
     try {
       const outcome = await streamSend({
         writer: this.#writer,
         id,
         send,
-        events: this.#options.api.sendMessage(id, content, controller.signal, {
-          attachments: files,
-        }),
+        events:
+          branch?.events(controller.signal) ??
+          this.#options.api.sendMessage(id, content, controller.signal, { attachments: files }),
         stoppedByPerson: () => this.#stopped.has(id),
         detached: () => this.#disposed,
       })
@@ -335,7 +338,9 @@ export class ChatStore {
         // A send refused before it started changed nothing the list shows.
         if (send.assistantId !== null || stopped) void this.#refreshListHead()
         // Stopped before the server said what it stored: read what it stores for the stop.
-        if (stopped && send.assistantId === null) void this.#readAfterStop(id, localUser.id)
+        // A branch is read again whatever happened: the list carries the versions to page.
+        if (branch !== undefined) void this.open(id, { force: true })
+        else if (stopped && send.assistantId === null) void this.#readAfterStop(id, localUser.id)
       }
     }
     return { started: send.assistantId !== null }
@@ -365,6 +370,28 @@ export class ChatStore {
       reopen: () => this.open(id, { force: true }),
       pauseMs: this.#options.stopReadPauseMs ?? 250,
     })
+  }
+
+  /** Edits a question or regenerates an answer (branch-actions.ts); a failure retries the same. */
+  async branch(id: string, request: BranchRequest): Promise<void> {
+    const thread = this.#state.threads[id]
+    const plan = thread && planBranch(this.#options.api, id, thread.messages, request)
+    if (!plan) return
+    await this.#stream(id, plan.content, [], plan)
+    const retry = () => this.branch(id, request)
+    this.#setThread(id, (t) => (t.failure ? { ...t, failure: { ...t.failure, retry } } : t))
+  }
+
+  /** Shows another version of a message; resolves with the failure, or null. */
+  async showVersion(id: string, messageId: string): Promise<ChatError | null> {
+    try {
+      this.#showListed(id, await this.#options.api.showVersion(id, messageId))
+    } catch (error) {
+      return describeChatError(error, 'load')
+    }
+    const versions = this.#state.threads[id]?.messages.find((m) => m.id === messageId)?.versions
+    if (versions) this.#announce(`Version ${versions.indexOf(messageId) + 1} of ${versions.length}`)
+    return null
   }
 
   // Renaming, sharing and deleting.

@@ -23,6 +23,8 @@ import { usageLevel, useUsage } from '../../usage/use-usage.ts'
 import { ChatStore } from '../chat-store.ts'
 import { isFollowing } from '../live-answers.ts'
 import { useFillViewport } from '../use-fill-viewport.ts'
+import { useSidePanel } from '../use-side-panel.ts'
+import { messageActions } from '../branch-actions.ts'
 import { FailurePanel } from './failure-panel.tsx'
 import { LimitReached } from './limit-reached.tsx'
 import { MessageThread, type ThreadControl } from './message-thread.tsx'
@@ -73,11 +75,10 @@ export default function AssistantPage() {
   }, [store, routeId])
 
   const [draft, setDraft] = useState('')
-  const [panelOpen, setPanelOpen] = useState(false)
+  const { panelOpen, setPanelOpen, closePanel, panelToggleRef, newButtonRef } = useSidePanel()
   const rootRef = useRef<HTMLDivElement>(null)
   const headingRef = useRef<HTMLHeadingElement>(null)
   const textareaRef = useRef<HTMLTextAreaElement>(null)
-  const panelToggleRef = useRef<HTMLButtonElement>(null)
   const threadControl = useRef<ThreadControl | null>(null)
   const panelId = useId()
   useFillViewport(rootRef)
@@ -89,6 +90,10 @@ export default function AssistantPage() {
   // Sending here, following an answer from another tab (or before a reload), or starting.
   const sending =
     thread?.sending != null || isFollowing(thread) || (starting !== null && !starting.failure)
+  const actions = useMemo(
+    () => (currentId === null ? undefined : messageActions(store, currentId)),
+    [store, currentId],
+  )
   const liveId = sending
     ? (thread?.messages.find((m) => m.role === 'assistant' && m.status === 'streaming')?.id ?? null)
     : null
@@ -153,40 +158,7 @@ export default function AssistantPage() {
     setPanelOpen(false)
     platform.navigate(platform.basePath)
     textareaRef.current?.focus()
-  }, [platform])
-
-  // The phone layout's panel: Escape closes it and focus returns to its button.
-  const focusToggle = useRef(false)
-  const closePanel = useCallback((returnFocus: boolean) => {
-    // Focus returns once the chat is no longer inert, after this render.
-    focusToggle.current = returnFocus
-    setPanelOpen(false)
-  }, [])
-  useEffect(() => {
-    if (panelOpen || !focusToggle.current) return
-    focusToggle.current = false
-    panelToggleRef.current?.focus()
-  }, [panelOpen])
-  const newButtonRef = useRef<HTMLButtonElement>(null)
-  useEffect(() => {
-    if (!panelOpen) return
-    // Focus moves into the panel, as into a dialog; the chat behind it is inert meanwhile.
-    newButtonRef.current?.focus()
-    const onKey = (event: KeyboardEvent) => {
-      if (event.key === 'Escape') closePanel(true)
-    }
-    // Grown past the phone layout (a rotated tablet), the list is no longer a panel.
-    const wide = window.matchMedia('(min-width: 861px)')
-    const onWide = () => {
-      if (wide.matches) closePanel(false)
-    }
-    document.addEventListener('keydown', onKey)
-    wide.addEventListener('change', onWide)
-    return () => {
-      document.removeEventListener('keydown', onKey)
-      wide.removeEventListener('change', onWide)
-    }
-  }, [panelOpen, closePanel])
+  }, [platform, setPanelOpen])
 
   const title =
     routeId === null
@@ -322,6 +294,7 @@ export default function AssistantPage() {
             liveId={liveId}
             waiting={sending && liveId === null}
             failureShown={thread?.failure != null}
+            actions={sending || sharedBy !== undefined ? undefined : actions}
             empty={
               currentId === null ? (
                 <Welcome

@@ -1,8 +1,17 @@
-import { memo } from 'react'
+import { lazy, memo, Suspense, useRef, useState } from 'react'
 import type { ChatMessage } from '@tessera/contracts/assistant'
 import { formatCount } from '@tessera/plugin-react/format'
 import { MarkdownView } from '../../markdown/components/markdown.tsx'
 import { MessageAttachments } from '../../attachments/components/message-attachments.tsx'
+import type { MessageActions } from '../branch-actions.ts'
+
+// Loaded after the first route (its JS budget): the actions appear a moment after the thread.
+const MessageToolbar = lazy(() =>
+  import('./message-actions.tsx').then((m) => ({ default: m.MessageToolbar })),
+)
+const MessageEditor = lazy(() =>
+  import('./message-actions.tsx').then((m) => ({ default: m.MessageEditor })),
+)
 
 /** What a message's status means to the reader, when it is not simply complete. */
 function statusNote(
@@ -36,15 +45,30 @@ export const MessageItem = memo(function MessageItem({
   message,
   live,
   failureShown = false,
+  actions,
+  last = false,
 }: {
   message: ChatMessage
   /** This answer is streaming now. */
   live: boolean
   /** The failure panel below says what went wrong with this answer: the badge alone is enough. */
   failureShown?: boolean
+  /** Edit, regenerate and page versions; absent while an answer streams or when read-only. */
+  actions?: MessageActions | undefined
+  /** The thread's last message. */
+  last?: boolean
 }) {
   const note = statusNote(message, live)
+  const [editing, setEditing] = useState(false)
+  const editButton = useRef<HTMLDivElement>(null)
+  const closeEditor = () => {
+    setEditing(false)
+    // Focus goes back to the Edit button once it is shown again.
+    requestAnimationFrame(() => editButton.current?.querySelector('button')?.focus())
+  }
   if (message.role === 'user') {
+    const editable =
+      actions !== undefined && message.status === 'complete' && !message.id.startsWith('local-')
     return (
       <li
         className={
@@ -57,10 +81,35 @@ export const MessageItem = memo(function MessageItem({
         {message.attachments && message.attachments.length > 0 && (
           <MessageAttachments attachments={message.attachments} />
         )}
-        <article className="message__bubble" aria-label="You wrote">
-          <p className="message__text">{message.content}</p>
-        </article>
+        {editing && actions ? (
+          <Suspense fallback={null}>
+            <MessageEditor
+              initial={message.content}
+              onClose={closeEditor}
+              onSave={(content) => {
+                setEditing(false)
+                actions.edit(message.id, content)
+              }}
+            />
+          </Suspense>
+        ) : (
+          <article className="message__bubble" aria-label="You wrote">
+            <p className="message__text">{message.content}</p>
+          </article>
+        )}
         {note && <p className="message__status message__status--danger">{note.label}</p>}
+        {!editing && (
+          <div ref={editButton} className="message__toolbar">
+            <Suspense fallback={null}>
+              <MessageToolbar
+                message={message}
+                actions={actions}
+                last={last}
+                onEdit={editable ? () => setEditing(true) : undefined}
+              />
+            </Suspense>
+          </div>
+        )}
       </li>
     )
   }
@@ -68,28 +117,34 @@ export const MessageItem = memo(function MessageItem({
   return (
     <li className="message message--assistant" data-message-id={message.id}>
       <span className="message__avatar" aria-hidden="true" />
-      <article
-        className="message__body"
-        aria-label="The assistant answered"
-        aria-busy={live || undefined}
-      >
-        {thinking ? <Typing /> : <MarkdownView text={message.content} live={live} />}
-        {note && (
-          <p className={`message__status message__status--${message.status}`}>
-            <span className="message__badge">{note.label}</span>
-            {note.detail && !failureShown && <span className="message__detail">{note.detail}</span>}
-          </p>
+      <div className="message__body">
+        <article aria-label="The assistant answered" aria-busy={live || undefined}>
+          {thinking ? <Typing /> : <MarkdownView text={message.content} live={live} />}
+          {note && (
+            <p className={`message__status message__status--${message.status}`}>
+              <span className="message__badge">{note.label}</span>
+              {note.detail && !failureShown && (
+                <span className="message__detail">{note.detail}</span>
+              )}
+            </p>
+          )}
+          {!live && message.status === 'complete' && message.usage && (
+            <p className="message__meta">
+              {message.model && <span>{message.model}</span>}
+              <span>
+                {formatCount(message.usage.totalTokens)} tokens
+                {message.usage.estimated ? ' (estimated)' : ''}
+              </span>
+            </p>
+          )}
+        </article>
+        {/* Beside the answer, not in it: the answer's text is the answer alone. */}
+        {!live && (
+          <Suspense fallback={null}>
+            <MessageToolbar message={message} actions={actions} last={last} />
+          </Suspense>
         )}
-        {!live && message.status === 'complete' && message.usage && (
-          <p className="message__meta">
-            {message.model && <span>{message.model}</span>}
-            <span>
-              {formatCount(message.usage.totalTokens)} tokens
-              {message.usage.estimated ? ' (estimated)' : ''}
-            </span>
-          </p>
-        )}
-      </article>
+      </div>
     </li>
   )
 })

@@ -4,6 +4,7 @@ import type { ChatMessage } from '@tessera/contracts/assistant'
 import { useFollowScroll } from '../use-follow-scroll.ts'
 import { MessageItem, ThinkingItem } from './message-item.tsx'
 import { Icon } from '../../../lib/icon.tsx'
+import type { MessageActions } from '../branch-actions.ts'
 
 interface MessageThreadProps {
   messages: ChatMessage[]
@@ -21,6 +22,8 @@ interface MessageThreadProps {
   conversationKey: string
   /** Lets the page bring the thread to its end (after the person sends a message). */
   controlRef?: RefObject<ThreadControl | null>
+  /** What the messages may do (edit, regenerate, versions); absent while streaming or read-only. */
+  actions?: MessageActions | undefined
 }
 
 export interface ThreadControl {
@@ -44,6 +47,7 @@ function Thread({
   after,
   failureShown = false,
   controlRef,
+  actions,
 }: MessageThreadProps) {
   const headingId = useId()
   const scrollRef = useRef<HTMLDivElement>(null)
@@ -83,6 +87,8 @@ function Thread({
                   message={message}
                   live={message.id === liveId}
                   failureShown={failureShown && message === last}
+                  actions={actions}
+                  last={message === last}
                 />
               ))}
               {waiting && <ThinkingItem />}

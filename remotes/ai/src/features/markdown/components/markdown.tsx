@@ -83,7 +83,18 @@ function CodeBlock({ node, children }: ComponentPropsOf<'pre'>) {
   )
 }
 
-function CopyButton({ text }: { text: string }) {
+/** Copies `text`, saying "Copied" (or why not) on the button for two seconds. */
+export function CopyButton({
+  text,
+  className = 'md-code__copy',
+  label = 'Copy',
+  failed = 'Copy failed',
+}: {
+  text: string
+  className?: string
+  label?: string
+  failed?: string
+}) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle')
   useEffect(() => {
     if (state === 'idle') return
@@ -101,8 +112,8 @@ function CopyButton({ text }: { text: string }) {
     )
   }
   return (
-    <button type="button" className="md-code__copy" onClick={copy} aria-live="polite">
-      {state === 'copied' ? 'Copied' : state === 'failed' ? 'Copy failed' : 'Copy'}
+    <button type="button" className={className} onClick={copy} aria-live="polite">
+      {state === 'copied' ? 'Copied' : state === 'failed' ? failed : label}
     </button>
   )
 }
