@@ -1,9 +1,14 @@
 import { lazy, memo, Suspense, useRef, useState } from 'react'
 import type { ChatMessage } from '@tessera/contracts/assistant'
 import { formatCount } from '@tessera/plugin-react/format'
-import { MarkdownView } from '../../markdown/components/markdown.tsx'
 import { MessageAttachments } from '../../attachments/components/message-attachments.tsx'
 import type { MessageActions } from '../branch-actions.ts'
+
+// The Markdown renderer is two thirds of the page's JS and a new conversation shows none: it loads
+// after the first route (its JS budget), and an answer shows as written until it has come.
+const MarkdownView = lazy(() =>
+  import('../../markdown/components/markdown.tsx').then((m) => ({ default: m.MarkdownView })),
+)
 
 // Loaded after the first route (its JS budget): the actions appear a moment after the thread.
 const MessageToolbar = lazy(() =>
@@ -119,7 +124,13 @@ export const MessageItem = memo(function MessageItem({
       <span className="message__avatar" aria-hidden="true" />
       <div className="message__body">
         <article aria-label="The assistant answered" aria-busy={live || undefined}>
-          {thinking ? <Typing /> : <MarkdownView text={message.content} live={live} />}
+          {thinking ? (
+            <Typing />
+          ) : (
+            <Suspense fallback={<p className="message__text">{message.content}</p>}>
+              <MarkdownView text={message.content} live={live} />
+            </Suspense>
+          )}
           {note && (
             <p className={`message__status message__status--${message.status}`}>
               <span className="message__badge">{note.label}</span>
