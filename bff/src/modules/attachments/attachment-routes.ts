@@ -13,7 +13,7 @@ import type { Attachments } from './attachments.ts'
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-/** An upload, which the plan caps while it is read (read-capped.ts), not the app's body limit. */
+/** An upload, which the plan caps while it is read (platform/read-capped.ts), not the app's body limit. */
 export const isAttachmentUpload = (c: Context): boolean =>
   c.req.method === 'POST' && c.req.path === '/api/assistant/attachments'
 

@@ -20,7 +20,7 @@ import { attachmentOf, createAttachmentStore } from './attachment-store.ts'
 import type { AttachmentRow } from './attachment-store.ts'
 import { fileTypeOf } from './file-types.ts'
 import { extractPdfText } from './pdf-text.ts'
-import { readCapped } from './read-capped.ts'
+import { readCapped } from '../../platform/read-capped.ts'
 
 export interface AttachmentsDeps {
   sql: Sql
@@ -97,6 +97,8 @@ export function createAttachments(deps: AttachmentsDeps) {
       if (input.declaredBytes !== null && input.declaredBytes > limits.fileBytes)
         throw new ApiError('attachment_too_large', { details: { limitBytes: limits.fileBytes } })
       const bytes = await readCapped(input.body, limits.fileBytes)
+      if (bytes === null)
+        throw new ApiError('attachment_too_large', { details: { limitBytes: limits.fileBytes } })
       if (bytes.byteLength === 0) throw new ApiError('attachment_empty')
       const type = fileTypeOf(name, bytes)
       const text = type.kind === 'pdf' ? await extractPdfText(bytes) : type.text

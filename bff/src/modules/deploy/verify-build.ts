@@ -1,6 +1,7 @@
 import { ApiError } from '@tessera/contracts'
 import type { FieldIssue, RemoteDescriptor } from '@tessera/contracts'
 import { validationFailed } from '../../platform/errors.ts'
+import { readCapped } from '../../platform/read-capped.ts'
 import { sha256Hex } from './hash.ts'
 
 export interface BuildVerifierOptions {
@@ -54,34 +55,6 @@ export function isImmutableBuildUrl(
     const allowedFolder = allowed.pathname.replace(/\/+$/, '')
     return allowedFolder === folder || (allowedFolder === '' && supabaseBucket.test(folder))
   })
-}
-
-async function readCapped(
-  response: Response,
-  limit: number,
-): Promise<Uint8Array<ArrayBuffer> | null> {
-  if (response.body === null) return new Uint8Array(new ArrayBuffer(0))
-  const reader = response.body.getReader()
-  const chunks: Uint8Array[] = []
-  let total = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    total += value.byteLength
-    // More bytes than the descriptor promised: the file differs, whatever the rest holds.
-    if (total > limit) {
-      await reader.cancel()
-      return null
-    }
-    chunks.push(value)
-  }
-  const bytes = new Uint8Array(new ArrayBuffer(total))
-  let offset = 0
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset)
-    offset += chunk.byteLength
-  }
-  return bytes
 }
 
 /** Checks uploaded builds against their descriptors before the registry accepts them. */
@@ -150,7 +123,8 @@ export function createBuildVerifier(options: BuildVerifierOptions): BuildVerifie
       }
       return { path, message: `${file.path} could not be read from ${url} (${response.status}).` }
     }
-    const bytes = await readCapped(response, file.bytes)
+    // More bytes than the descriptor promised (null): the file differs, whatever the rest holds.
+    const bytes = await readCapped(response.body, file.bytes)
     if (bytes === null) {
       return {
         path,

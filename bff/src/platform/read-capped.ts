@@ -1,14 +1,12 @@
-import { ApiError } from '@tessera/contracts'
-
 /**
- * Reads a request body of at most `limitBytes`, refusing it (`attachment_too_large`) as soon as
- * it passes the limit: nothing past the limit is read or kept, whatever Content-Length said.
+ * Reads a body of at most `limitBytes`, or null as soon as it passes the limit: nothing past the
+ * limit is read or kept, whatever Content-Length said (an upload, a build file downloaded).
  */
 export async function readCapped(
   body: ReadableStream<Uint8Array> | null,
   limitBytes: number,
-): Promise<Uint8Array> {
-  if (body === null) return new Uint8Array()
+): Promise<Uint8Array<ArrayBuffer> | null> {
+  if (body === null) return new Uint8Array(new ArrayBuffer(0))
   const reader = body.getReader()
   const chunks: Uint8Array[] = []
   let total = 0
@@ -18,11 +16,11 @@ export async function readCapped(
     total += value.byteLength
     if (total > limitBytes) {
       await reader.cancel()
-      throw new ApiError('attachment_too_large', { details: { limitBytes } })
+      return null
     }
     chunks.push(value)
   }
-  const bytes = new Uint8Array(total)
+  const bytes = new Uint8Array(new ArrayBuffer(total))
   let at = 0
   for (const chunk of chunks) {
     bytes.set(chunk, at)
