@@ -113,3 +113,72 @@ describe('PGlite executor', () => {
     expect(rows).toEqual([{ at: new Date('2026-01-02T03:04:05.000Z'), doc: { a: [1, 2] } }])
   })
 })
+
+describe('PGlite prepared statements', () => {
+  it('gives each of several statements sent at once in a transaction its own result', async () => {
+    await sql.query(`insert into public.journal (entry) values ($1), ($2), ($3)`, ['a', 'b', 'c'])
+    const [count, first, missing, inserted] = await sql.transaction((tx) =>
+      Promise.all([
+        tx.query<{ n: number }>(
+          'select count(*)::int as n from public.journal where seq > $1',
+          [0],
+        ),
+        tx.query<{ entry: string }>('select entry from public.journal where seq = $1', [1]),
+        tx.query('select entry from public.journal where entry = $1', ['none']),
+        tx.query(`insert into public.journal (entry) values ($1) returning seq`, ['d']),
+      ]),
+    )
+    expect(count.rows).toEqual([{ n: 3 }])
+    expect(first.rows).toEqual([{ entry: 'a' }])
+    expect(missing.rows).toEqual([])
+    expect(inserted.rows).toEqual([{ seq: 4 }])
+    expect(inserted.rowCount).toBe(1)
+  })
+
+  it('answers the same statement again with new values, and keeps Postgres errors as they are', async () => {
+    const insert = `insert into public.journal (seq, entry) values ($1, $2)`
+    await sql.query(insert, [10, 'ten'])
+    await sql.query(insert, [11, 'eleven'])
+    await expect(sql.query(insert, [10, 'again'])).rejects.toMatchObject({
+      code: '23505',
+      constraint: 'journal_pkey',
+    })
+    // The failed statement left nothing half done: the next one runs.
+    await sql.query(insert, [12, 'twelve'])
+    expect(await journal()).toEqual(['ten', 'eleven', 'twelve'])
+  })
+
+  it('parses a statement again when the table it reads changed shape', async () => {
+    await sql.exec('create table public.shapes (id int primary key, name text)')
+    try {
+      await sql.query('insert into public.shapes values ($1, $2)', [1, 'square'])
+      const read = 'select * from public.shapes where id = $1'
+      expect((await sql.query(read, [1])).rows).toEqual([{ id: 1, name: 'square' }])
+      await sql.exec('alter table public.shapes add column sides int not null default 4')
+      expect((await sql.query(read, [1])).rows).toEqual([{ id: 1, name: 'square', sides: 4 }])
+    } finally {
+      await sql.exec('drop table public.shapes')
+    }
+  })
+
+  it('keeps the texts used last prepared and closes the others', async () => {
+    const { PgliteStatements } = await import('./pglite-statements.ts')
+    const statements = new PgliteStatements(sql.pglite, 2)
+    const run = (text: string, value: number) =>
+      sql.mutex.run(() => statements.one(() => statements.run(text, [value], false)))
+    const texts = [1, 2, 3].map((n) => `select $1::int + ${n} as sum`)
+    for (const [index, text] of texts.entries()) await run(text, index)
+    expect(statements.size).toBe(2)
+    const prepared = async () =>
+      (
+        await sql.query<{ n: number }>(
+          `select count(*)::int as n from pg_prepared_statements where name like 'tessera_%' and statement like $1`,
+          ['select $1::int + %'],
+        )
+      ).rows[0]?.n
+    expect(await prepared()).toBe(2)
+    // The one closed is prepared again when it is used again.
+    expect((await run(texts[0]!, 5)).rows).toEqual([{ sum: 6 }])
+    expect(statements.size).toBe(2)
+  })
+})

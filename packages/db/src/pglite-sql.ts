@@ -1,6 +1,7 @@
 import { AsyncResource } from 'node:async_hooks'
-import type { PGlite, Results, Transaction } from '@electric-sql/pglite'
+import type { PGlite, Results } from '@electric-sql/pglite'
 import { Mutex } from './mutex.ts'
+import { PgliteStatements } from './pglite-statements.ts'
 import type { MutexOptions } from './mutex.ts'
 import type { QueryResult, Sql, SqlQueryable, SqlValue } from './sql.ts'
 
@@ -19,14 +20,26 @@ function toResult<T>(result: Results<T>): QueryResult<T> {
   }
 }
 
-function queryable(target: PGlite | Transaction): SqlQueryable {
+/**
+ * Statements on PGlite's one session: those with parameters through the prepared statements,
+ * the others (set-up, DDL, a few fixed statements) through PGlite's own calls.
+ */
+function queryable(
+  pglite: PGlite,
+  statements: PgliteStatements,
+  inTransaction: boolean,
+): SqlQueryable {
   return {
-    async query<T>(text: string, params: readonly SqlValue[] = []) {
-      return toResult(await target.query<T>(text, [...params]))
-    },
-    async exec(text: string) {
-      await target.exec(text)
-    },
+    query: <T>(text: string, params: readonly SqlValue[] = []) =>
+      statements.one(async () =>
+        params.length > 0
+          ? statements.run<T>(text, params, inTransaction)
+          : toResult(await pglite.query<T>(text)),
+      ),
+    exec: (text: string) =>
+      statements.one(async () => {
+        await pglite.exec(text)
+      }),
   }
 }
 
@@ -38,7 +51,9 @@ function queryable(target: PGlite | Transaction): SqlQueryable {
  */
 export function createPgliteSql(pglite: PGlite, options: MutexOptions = {}): PgliteSql {
   const mutex = new Mutex(options)
-  const direct = queryable(pglite)
+  const statements = new PgliteStatements(pglite)
+  const direct = queryable(pglite, statements, false)
+  const inTransaction = queryable(pglite, statements, true)
   return {
     kind: 'pglite',
     pglite,
@@ -46,15 +61,24 @@ export function createPgliteSql(pglite: PGlite, options: MutexOptions = {}): Pgl
     query: (text, params) => mutex.run(() => direct.query(text, params)),
     exec: (text) => mutex.run(() => direct.exec(text)),
     transaction: (fn, options = {}) =>
-      mutex.run(() =>
-        pglite.transaction(async (tx) => {
-          const handle = queryable(tx)
-          if (options.readOnly === true) await handle.query('set transaction read only')
+      mutex.run(async () => {
+        // The session's own transaction block (not PGlite's wrapper, whose handle would plan
+        // every statement again): begin, then the opening, then `fn` on the prepared statements.
+        await inTransaction.exec(
+          options.readOnly === true ? 'begin; set transaction read only' : 'begin',
+        )
+        try {
           if (options.opening !== undefined)
-            await handle.query(options.opening.text, options.opening.params)
-          return fn(handle)
-        }),
-      ),
+            await inTransaction.query(options.opening.text, options.opening.params)
+          const result = await fn(inTransaction)
+          await inTransaction.exec('commit')
+          return result
+        } catch (error) {
+          // After a failed commit Postgres has rolled back already; this only ends the block.
+          if (pglite.isInTransaction()) await inTransaction.exec('rollback')
+          throw error
+        }
+      }),
     async listen(channel, onNotify, listenOptions = {}) {
       // LISTEN is a statement like any other: it must not land inside another caller's transaction.
       // PGlite calls back in the middle of the statement that committed the NOTIFY, inside its
