@@ -17,12 +17,15 @@ import type { TestBrowser } from '../../testing/identity.ts'
 import { createNodeFetch } from '../../platform/node-fetch.ts'
 
 /**
- * What a user is charged: exactly the usage of the answers they can keep. The question is
- * stored before the model is asked; the answer and its tokens are stored in one transaction.
+ * What a user is charged: exactly the usage of the answers they can keep. The model is asked
+ * while the question is stored, and nothing of the answer is shown before the question is stored;
+ * the answer and its tokens are stored in one transaction.
  */
 let t: AssistantTestApp
-/** What happened, in order: the question's insert, and the model's request. */
+/** What happened, in order: the question stored, the model's request, the browser's first event. */
 const steps: string[] = []
+/** The model's requests' signals: aborted when the BFF ends a request. */
+const modelSignals: AbortSignal[] = []
 
 beforeAll(async () => {
   const nodeFetch = createNodeFetch()
@@ -35,24 +38,32 @@ beforeAll(async () => {
     deps: {
       modelFetch: (input, init) => {
         const url = input instanceof Request ? input.url : String(input)
-        if (url.endsWith('/chat/completions')) steps.push('model asked')
+        if (url.endsWith('/chat/completions')) {
+          steps.push('model asked')
+          if (init?.signal) modelSignals.push(init.signal)
+        }
         return nodeFetch(input, init)
       },
     },
     wrapDb: (db: Sql): Sql => ({
       ...db,
-      transaction: (fn, options) =>
-        db.transaction(
+      transaction: async (fn, options) => {
+        let inserted = false
+        const result = await db.transaction(
           (tx) =>
             fn({
               ...tx,
               query: (text, params) => {
-                if (/insert into "assistant_messages"/.test(text)) steps.push('question stored')
+                if (/insert into "assistant_messages"/.test(text)) inserted = true
                 return tx.query(text, params)
               },
             }),
           options,
-        ),
+        )
+        // Committed: the question is stored.
+        if (inserted) steps.push('question stored')
+        return result
+      },
     }),
   })
 }, databaseSetupTimeout)
@@ -80,12 +91,50 @@ async function fresh(label: string): Promise<TestBrowser & { id: string }> {
 }
 
 describe('what a send is charged', () => {
-  it('stores the question before the model is asked', async () => {
+  it('asks the model while the question is stored, and shows nothing of the answer before it is', async () => {
     const ada = await fresh('order')
     const id = await newConversation(ada)
     steps.length = 0
-    await sendAndRead(ada, id, unique('What is first?'))
-    expect(steps.slice(0, 2)).toEqual(['question stored', 'model asked'])
+    const response = await postMessage(ada, id, unique('What is first?'))
+    const reader = sseReader(response)
+    await reader.next(() => true)
+    steps.push('first event')
+    await reader.closed()
+    expect(steps).toContain('model asked')
+    expect(steps.indexOf('question stored')).toBeGreaterThanOrEqual(0)
+    expect(steps.indexOf('question stored')).toBeLessThan(steps.indexOf('first event'))
+  })
+
+  it('ends the model’s request and charges nothing when the question cannot be stored', async () => {
+    const cy = await fresh('unstored-question')
+    const id = await newConversation(cy)
+    await t.db.exec(`
+      create or replace function test_refuse_questions() returns trigger language plpgsql as $$
+      begin
+        if new.role = 'user' and new.user_id = '${cy.id}' then
+          raise exception 'the disk is full';
+        end if;
+        return new;
+      end $$;
+      create trigger test_refuse_questions before insert on assistant_messages
+        for each row execute function test_refuse_questions();`)
+    modelSignals.length = 0
+    try {
+      const response = await postMessage(cy, id, unique('Will this be asked?'))
+      expect(response.status).toBeGreaterThanOrEqual(500)
+      expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+    } finally {
+      await t.db.exec(
+        'drop trigger test_refuse_questions on assistant_messages; drop function test_refuse_questions()',
+      )
+    }
+    expect(modelSignals.length).toBe(1)
+    await expect.poll(() => modelSignals[0]?.aborted).toBe(true)
+    expect(await ledgerOf(cy.id)).toEqual({ counted: 0, stored: 0, held: 0 })
+    const listed = messageListSchema.parse(
+      await (await cy.get(`/api/assistant/conversations/${id}/messages`)).json(),
+    )
+    expect(listed.messages).toEqual([])
   })
 
   it('charges nothing for an answer that cannot be stored, and gives its hold back', async () => {

@@ -13,6 +13,7 @@ import { modelFailureOf } from './model.ts'
 import type { AnswerChunk } from './model.ts'
 import { MAX_ANSWER_MS } from './quota.ts'
 import type { Quota, UsageCounters } from './quota.ts'
+import { askModel } from './send.ts'
 import type { AnswerSink, AssistantDeps, PreparedSend, Sender } from './send.ts'
 import type { UsagePeriod } from './period.ts'
 import type { AnswerUsage, AssistantStore, FinishedAnswer } from './store.ts'
@@ -101,7 +102,8 @@ export function createAnswerStream(
 
   async function streamAnswer(prepared: PreparedSend, sink: AnswerSink): Promise<void> {
     const { requestId, opening } = prepared
-    const upstream = new AbortController()
+    // Asked while the question was stored (send-checks.ts), or now.
+    const { upstream, answer: answering } = prepared.asked ?? askModel(model, settings, prepared)
     let stopReason: StopReason | null = null
     // Whether the browser has the answer's id (the stream's opening event): see onGone below.
     let openingSent = false
@@ -135,18 +137,6 @@ export function createAnswerStream(
       timer = setTimeout(() => stop('idle'), settings.idleTimeoutMs)
     }
     const cap = setTimeout(() => stop('too_long'), maxAnswerMs)
-
-    const answering = model.answer(
-      {
-        model: prepared.model,
-        messages: prepared.messages,
-        maxAnswerTokens: settings.maxAnswerTokens,
-        priority: prepared.priority === true,
-      },
-      upstream.signal,
-    )
-    // Awaited below; until then a refusal must not count as unhandled.
-    answering.catch(() => undefined)
 
     let text = ''
     let chunks = 0

@@ -139,5 +139,7 @@ describe('priority answers', () => {
     expect(await usageOf(free)).toMatchObject({ used: 0, reserved: 0 })
     expect(askedTheModel('Waited too long')).toBe(false)
     await holder.stop()
+    // Its end is stored before the app closes its database.
+    await holder.reader.closed(5000)
   })
 })

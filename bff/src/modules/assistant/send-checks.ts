@@ -13,7 +13,7 @@ import type { PromptMessage } from './estimate.ts'
 import { modelFailureOf } from './model.ts'
 import { usagePeriodOf } from './period.ts'
 import type { Quota } from './quota.ts'
-import { openingOf, SYSTEM_PROMPT } from './send.ts'
+import { askModel, openingOf, SYSTEM_PROMPT } from './send.ts'
 import type { AssistantDeps, PreparedSend, Sender } from './send.ts'
 import type { AssistantStore } from './store.ts'
 import { titleFrom } from './store.ts'
@@ -261,10 +261,22 @@ export function createSendChecks(
         prepared = { ...prepared, attachmentIds: ids, opening: { ...prepared.opening, user } }
       }
       if (input.branch !== undefined) prepared = withBranch(prepared, input.branch)
-      await storeQuestion(prepared)
+      // The model is asked while the question is stored: the first token needs both, and neither
+      // needs the other (decision 038). Its request leaves first (the SDK takes a few turns to send
+      // it, and the embedded database would hold this thread meanwhile). Nothing of the answer is
+      // shown or kept before the question is stored; a question that cannot be stored ends the
+      // request, and the send is refused uncharged, as before.
+      const asked = askModel(model, settings, prepared)
+      await nextTurn()
+      try {
+        await storeQuestion(prepared)
+      } catch (error) {
+        asked.upstream.abort()
+        throw error
+      }
       // The hold is announced with the stream's opening (answer-stream.ts), once the model's
       // request is on its way: publishing is a database write, and not one for the first token.
-      return prepared
+      return { ...prepared, asked }
     },
   }
 }

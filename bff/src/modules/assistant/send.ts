@@ -16,7 +16,7 @@ import type { Attachments } from '../attachments/attachments.ts'
 import type { SendBranch } from './branches.ts'
 import type { EntitlementsForUser } from './entitlements.ts'
 import type { PromptMessage } from './estimate.ts'
-import type { ChatModel } from './model.ts'
+import type { AnswerChunk, ChatModel } from './model.ts'
 import type { UsagePeriod } from './period.ts'
 import type { UsageCounters } from './quota.ts'
 
@@ -95,6 +95,35 @@ export interface PreparedSend {
   attachmentIds?: string[]
   /** An edit or a regenerate (branches.ts): its messages hang beside the ones they replace. */
   branch?: SendBranch
+  /** The model's request, sent while the question was being stored (decision 038). */
+  asked?: AskedModel
+}
+
+/** A request to the model on its way: its stream once it opens, and how to end it. */
+export interface AskedModel {
+  upstream: AbortController
+  answer: Promise<AsyncIterable<AnswerChunk>>
+}
+
+/** Asks the model for a prepared send's answer. */
+export function askModel(
+  model: ChatModel,
+  settings: Pick<AssistantSettings, 'maxAnswerTokens'>,
+  prepared: PreparedSend,
+): AskedModel {
+  const upstream = new AbortController()
+  const answer = model.answer(
+    {
+      model: prepared.model,
+      messages: prepared.messages,
+      maxAnswerTokens: settings.maxAnswerTokens,
+      priority: prepared.priority === true,
+    },
+    upstream.signal,
+  )
+  // Awaited by the answer's stream; until then a refusal must not count as unhandled.
+  answer.catch(() => undefined)
+  return { upstream, answer }
 }
 
 /** Tells the model who it is; short, so it costs little on every send. */
