@@ -262,12 +262,13 @@ export function createSendChecks(
       }
       if (input.branch !== undefined) prepared = withBranch(prepared, input.branch)
       // The model is asked while the question is stored: the first token needs both, and neither
-      // needs the other (decision 038). Its request leaves first (the SDK takes a few turns to send
-      // it, and the embedded database would hold this thread meanwhile). Nothing of the answer is
-      // shown or kept before the question is stored; a question that cannot be stored ends the
-      // request, and the send is refused uncharged, as before.
+      // needs the other (decision 038). Nothing of the answer is shown or kept before the question
+      // is stored; a question that cannot be stored ends the request, and the send is refused
+      // uncharged, as before.
       const asked = askModel(model, settings, prepared)
-      await nextTurn()
+      // The embedded database runs its statements in this thread: the request leaves first (the
+      // SDK takes a few turns to write it). A server's statements wait on the network instead.
+      if (deps.sql.kind === 'pglite') await nextTurn()
       try {
         await storeQuestion(prepared)
       } catch (error) {
