@@ -41,6 +41,8 @@ test('a reload in the middle of an answer shows the words so far, the rest as th
   await chat.settled()
   await expect(chat.lastAnswer()).toContainText('Written by the Tessera OpenAI stand-in')
   await expect.poll(async () => (await storedMessages(page, id)).at(-1)?.status).toBe('complete')
+  // An answer shows as written until the Markdown renderer has loaded (its bold marker is `**`).
+  await expect(chat.lastAnswer()).not.toContainText('**')
   const followed = await chat.lastAnswer().innerText()
   // Each sentence once: nothing applied twice, nothing skipped.
   expect(followed.split('Written by the Tessera OpenAI stand-in')).toHaveLength(2)
@@ -50,7 +52,7 @@ test('a reload in the middle of an answer shows the words so far, the rest as th
   await page.reload()
   await expect(chat.answers).toHaveCount(1)
   await expect(chat.lastAnswer()).toContainText('Written by the Tessera OpenAI stand-in')
-  expect(await chat.lastAnswer().innerText()).toBe(followed)
+  await expect.poll(() => chat.lastAnswer().innerText()).toBe(followed)
   await expect(chat.send).toBeVisible()
   expect(pageErrors).toEqual([])
 })
