@@ -41,8 +41,8 @@ test('a reload in the middle of an answer shows the words so far, the rest as th
   await chat.settled()
   await expect(chat.lastAnswer()).toContainText('Written by the Tessera OpenAI stand-in')
   await expect.poll(async () => (await storedMessages(page, id)).at(-1)?.status).toBe('complete')
-  // An answer shows as written until the Markdown renderer has loaded (its bold marker is `**`).
-  await expect(chat.lastAnswer()).not.toContainText('**')
+  // An answer shows as written until the Markdown renderer has loaded: wait for its list.
+  await expect(chat.lastAnswer().locator('li').first()).toBeVisible()
   const followed = await chat.lastAnswer().innerText()
   // Each sentence once: nothing applied twice, nothing skipped.
   expect(followed.split('Written by the Tessera OpenAI stand-in')).toHaveLength(2)

@@ -51,9 +51,12 @@ test('a second tab opened mid-answer follows it word by word, and its Stop stops
   // Both tabs show the stored partial answer, each word once.
   const stored = (await storedMessages(page, id)).at(-1)!.content
   const lastWords = stored.trim().split(/\s+/).slice(-3).join(' ')
-  const shown = (await first.lastAnswer().innerText()).split('\nStopped')[0]!.trim()
+  const shownIn = async (tab: typeof first) =>
+    (await tab.lastAnswer().innerText()).split('\nStopped')[0]!.trim()
+  // Polled: an answer shows as written until the Markdown renderer has loaded in its tab.
+  await expect.poll(async () => (await shownIn(second)) === (await shownIn(first))).toBe(true)
+  const shown = await shownIn(first)
   expect(shown).toContain(lastWords)
-  expect((await second.lastAnswer().innerText()).split('\nStopped')[0]!.trim()).toBe(shown)
   expect(shown.split('(local model)')).toHaveLength(2)
   expect(pageErrors).toEqual([])
   expect(secondErrors).toEqual([])

@@ -76,7 +76,8 @@ test('a free user watches an answer stream in, stops the next one, and finds the
   await expect(chat.answers).toHaveCount(2)
   await expect(chat.lastAnswer()).toContainText('Stopped')
   // What was on screen is kept; the BFF may have had a few more words in flight when Stop came.
-  expect(await answerText()).toContain(shown)
+  // Polled: after a reload the answer shows as written until the Markdown renderer has loaded.
+  await expect.poll(answerText).toContain(shown)
   await expect(
     chat.thread.getByText(`Tell me a long story about lighthouses ${slow}`, { exact: true }),
   ).toBeVisible()

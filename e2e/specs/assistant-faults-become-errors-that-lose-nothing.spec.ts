@@ -56,6 +56,8 @@ for (const { name, fault, code, sentence, keepsPartial } of cases) {
     await chat.ask('What is a lighthouse?')
     await chat.settled()
     await expect(chat.answers).toHaveCount(1)
+    // Drawn by the Markdown renderer (an answer shows as written until it has loaded): its list.
+    await expect(chat.lastAnswer().locator('li').first()).toBeVisible()
     const firstAnswer = await chat.lastAnswer().innerText()
 
     const word = marker()
@@ -69,7 +71,7 @@ for (const { name, fault, code, sentence, keepsPartial } of cases) {
 
     // Nothing lost: the earlier exchange and the question are still on the page.
     await expect(chat.thread.getByText('What is a lighthouse?', { exact: true })).toBeVisible()
-    expect(await chat.answers.first().innerText()).toBe(firstAnswer)
+    await expect.poll(() => chat.answers.first().innerText()).toBe(firstAnswer)
     await expect(
       chat.thread.getByText(`Why do lighthouses blink? ${word}`, { exact: true }),
     ).toBeVisible()
