@@ -51,7 +51,7 @@ import {
 import type { SubscriptionState } from './subscription-state.ts'
 import { isTransientDatabaseError } from './transient.ts'
 import { createWebhookCryptoProvider, isSignedInTheFuture } from './webhook-crypto.ts'
-import { applyWebhookEvent } from './webhooks.ts'
+import { createWebhookBatcher, inOrder } from './webhook-batches.ts'
 import type { BillingChange, WebhookResult } from './webhooks.ts'
 
 /** Stripe's default, and the one DESIGN §6 asks for. */
@@ -151,43 +151,49 @@ export function createBilling(deps: BillingDeps): Billing {
    * transaction when it has one (a webhook), else in statements of their own right after.
    */
   const publishChange = async (change: BillingChange, tx?: SqlQueryable): Promise<void> => {
-    for (const workspaceId of change.workspaceIds) await team.publishTeam(workspaceId, tx)
     const before = subscriptionResponseOf(change.before)
     const after = subscriptionResponseOf(change.after)
-    await invalidations?.publish({ cache: 'subscriptions', userId: change.userId }, tx)
-    await deps.usersChanged?.([change.userId], tx)
     const subscriptionChanged = JSON.stringify(before) !== JSON.stringify(after)
     const entitlementsChanged =
       JSON.stringify(before.entitlements) !== JSON.stringify(after.entitlements)
-    if (!subscriptionChanged && !entitlementsChanged) return
+    const changed = subscriptionChanged || entitlementsChanged
+    // In a transaction the statements go out together, pipelined on its connection, and run in
+    // the order sent (docs/decisions/035); without one, one after the other.
+    const steps: (() => Promise<unknown>)[] = [
+      ...change.workspaceIds.map((workspaceId) => () => team.publishTeam(workspaceId, tx)),
+      async () => invalidations?.publish({ cache: 'subscriptions', userId: change.userId }, tx),
+      async () => deps.usersChanged?.([change.userId], tx),
+    ]
     // The personal workspace named, so tabs working in a team ignore it (and the reverse).
-    const personal = await personalWorkspaceId(tx ?? sql, change.userId)
-    if (personal !== null) after.entitlements = personalEntitlements(after.entitlements, personal)
+    let personal: Promise<string | null> = Promise.resolve(null)
+    if (changed) steps.push(() => (personal = personalWorkspaceId(tx ?? sql, change.userId)))
+    await inOrder(steps, tx !== undefined)
+    if (!changed) return
+    const personalId = await personal
+    if (personalId !== null)
+      after.entitlements = personalEntitlements(after.entitlements, personalId)
     const topic = userTopic(change.userId)
-    if (subscriptionChanged)
-      await bus.publish(
-        { topic, event: createLiveEvent(SUBSCRIPTION_EVENT_TYPE, after, clock) },
-        tx,
-      )
-    if (entitlementsChanged) {
-      await bus.publish(
-        {
-          topic,
-          event: createLiveEvent(
-            ENTITLEMENTS_EVENT_TYPE,
-            { entitlements: after.entitlements },
-            clock,
-          ),
-        },
-        tx,
-      )
-    }
+    const publish = (type: string, data: unknown) => () =>
+      bus.publish({ topic, event: createLiveEvent(type, data, clock) }, tx)
+    const events: (() => Promise<unknown>)[] = []
+    if (subscriptionChanged) events.push(publish(SUBSCRIPTION_EVENT_TYPE, after))
+    if (entitlementsChanged)
+      events.push(publish(ENTITLEMENTS_EVENT_TYPE, { entitlements: after.entitlements }))
+    await inOrder(events, tx !== undefined)
   }
 
   /** Replaces this process's kept read once a change is committed. */
   const keep = (change: BillingChange): void => {
     cache.set(change.userId, { current: change.after })
   }
+
+  // Deliveries arriving together are applied in one transaction (docs/decisions/035).
+  const webhooks = createWebhookBatcher({
+    sql,
+    stripe: stripe.interactive,
+    logger,
+    onChange: (tx, change) => publishChange(change, tx),
+  })
 
   const priceOf = async (plan: Exclude<PlanId, 'free'>): Promise<string> => {
     const kept = prices.get(plan)
@@ -333,15 +339,7 @@ export function createBilling(deps: BillingDeps): Billing {
       const eventType = typeof signed?.type === 'string' ? signed.type : ''
       let result: WebhookResult
       try {
-        result = await applyWebhookEvent(
-          {
-            sql,
-            stripe: stripe.interactive,
-            logger,
-            onChange: (tx, change) => publishChange(change, tx),
-          },
-          event as Stripe.Event,
-        )
+        result = await webhooks.apply(event)
       } catch (error) {
         const upstream = toUpstreamError(error)
         const transient =

@@ -55,7 +55,7 @@ const eventEnvelopeSchema = z
   // Text the database cannot hold (NUL, lone surrogates) anywhere in the event: not one of
   // Stripe's, and storing or looking it up would fail.
   .refine(isPlainJson, 'The event contains a character that is not text.')
-type EventEnvelope = z.infer<typeof eventEnvelopeSchema>
+export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>
 
 const checkoutSessionSchema = z.object({
   id: z.string(),
@@ -108,6 +108,92 @@ export interface WebhookDeps {
   onChange?: (tx: SqlQueryable, change: BillingChange) => Promise<void>
 }
 
+/** A verified event checked before any transaction: what it is about, or why it is not for us. */
+export type PreparedEvent =
+  | { kind: 'answered'; result: WebhookResult }
+  | { kind: 'record'; event: EventEnvelope; outcome: 'ignored' | 'invalid' }
+  | { kind: 'apply'; event: EventEnvelope; target: Target }
+
+/**
+ * Checks an event's shape and finds its target: no database, no Stripe. An envelope that is not
+ * an event is answered here (acknowledged and logged: a retry cannot help).
+ */
+export function prepareWebhookEvent(
+  logger: Logger,
+  event: Stripe.Event | EventEnvelope,
+): PreparedEvent {
+  const envelope = eventEnvelopeSchema.safeParse(event)
+  if (!envelope.success) {
+    // Signed by Stripe yet not an event: retrying cannot help, so it is acknowledged and logged.
+    logger.error('stripe webhook: not an event', { issues: envelope.error.issues })
+    return { kind: 'answered', result: { outcome: 'invalid', change: null } }
+  }
+  const verified = envelope.data
+  const target = targetOf(verified)
+  if (!('skip' in target)) return { kind: 'apply', event: verified, target }
+  if (target.skip === 'invalid') {
+    logger.error('stripe webhook: event object not understood', {
+      eventId: verified.id,
+      type: verified.type,
+      why: target.why,
+    })
+  }
+  return { kind: 'record', event: verified, outcome: target.skip }
+}
+
+/** Which deliveries must be applied one after the other: those of one customer (or one event). */
+export function orderKeyOf(prepared: Exclude<PreparedEvent, { kind: 'answered' }>): string {
+  if (prepared.kind === 'record') return `event:${prepared.event.id}`
+  const { target } = prepared
+  return `customer:${target.kind === 'state' ? target.state.stripeCustomerId : target.customerId}`
+}
+
+/**
+ * Applies a prepared event on `tx`, an open transaction (a `record` event may also run on the
+ * database itself: its one statement is its own transaction). Throws on failures that may pass.
+ */
+export async function applyPreparedEvent(
+  deps: WebhookDeps,
+  tx: SqlQueryable,
+  prepared: Exclude<PreparedEvent, { kind: 'answered' }>,
+): Promise<WebhookResult> {
+  if (prepared.kind === 'record') {
+    const recorded = await recordEvent(tx, prepared.event, null, prepared.outcome)
+    return { outcome: recorded ? prepared.outcome : 'duplicate', change: null }
+  }
+  const applied = await applyToSubscription(deps, tx, prepared.event, prepared.target)
+  if (applied.change !== null) await deps.onChange?.(tx, applied.change)
+  return applied
+}
+
+/** Logs what a committed delivery's outcome calls for. */
+export function noteWebhookOutcome(
+  logger: Logger,
+  prepared: Exclude<PreparedEvent, { kind: 'answered' }>,
+  result: WebhookResult,
+): void {
+  if (result.outcome !== 'unknown_customer' || prepared.kind !== 'apply') return
+  const { event, target } = prepared
+  logger.warn('stripe webhook: event for a customer we do not know', {
+    eventId: event.id,
+    type: event.type,
+    customer: target.kind === 'state' ? target.state.stripeCustomerId : target.customerId,
+  })
+}
+
+/** Applies a prepared event in a transaction of its own. */
+export async function applyPreparedAlone(
+  deps: WebhookDeps,
+  prepared: Exclude<PreparedEvent, { kind: 'answered' }>,
+): Promise<WebhookResult> {
+  const result =
+    prepared.kind === 'record'
+      ? await applyPreparedEvent(deps, deps.sql, prepared)
+      : await deps.sql.transaction((tx) => applyPreparedEvent(deps, tx, prepared))
+  noteWebhookOutcome(deps.logger, prepared, result)
+  return result
+}
+
 /**
  * Applies one verified event. Throws on failures that may pass (database, Stripe unreachable):
  * nothing is recorded then, and Stripe's retry tries again.
@@ -116,39 +202,9 @@ export async function applyWebhookEvent(
   deps: WebhookDeps,
   event: Stripe.Event | EventEnvelope,
 ): Promise<WebhookResult> {
-  const { sql, logger } = deps
-  const envelope = eventEnvelopeSchema.safeParse(event)
-  if (!envelope.success) {
-    // Signed by Stripe yet not an event: retrying cannot help, so it is acknowledged and logged.
-    logger.error('stripe webhook: not an event', { issues: envelope.error.issues })
-    return { outcome: 'invalid', change: null }
-  }
-  const verified = envelope.data
-  const target = targetOf(verified)
-  if ('skip' in target) {
-    if (target.skip === 'invalid') {
-      logger.error('stripe webhook: event object not understood', {
-        eventId: verified.id,
-        type: verified.type,
-        why: target.why,
-      })
-    }
-    const recorded = await recordEvent(sql, verified, null, target.skip)
-    return { outcome: recorded ? target.skip : 'duplicate', change: null }
-  }
-  const result = await sql.transaction(async (tx) => {
-    const applied = await applyToSubscription(deps, tx, verified, target)
-    if (applied.change !== null) await deps.onChange?.(tx, applied.change)
-    return applied
-  })
-  if (result.outcome === 'unknown_customer') {
-    logger.warn('stripe webhook: event for a customer we do not know', {
-      eventId: verified.id,
-      type: verified.type,
-      customer: target.kind === 'state' ? target.state.stripeCustomerId : target.customerId,
-    })
-  }
-  return result
+  const prepared = prepareWebhookEvent(deps.logger, event)
+  if (prepared.kind === 'answered') return prepared.result
+  return applyPreparedAlone(deps, prepared)
 }
 
 /** The state with a metadata workspace that does not exist dropped (and logged). */
