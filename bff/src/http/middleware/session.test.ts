@@ -88,6 +88,35 @@ describe('sessionCookie', () => {
     expect(resumed).toEqual([token])
   })
 
+  it('works the client’s address out only when the session is looked up, not when it is kept', async () => {
+    let resolved = 0
+    const seen: Array<string | undefined> = []
+    const sessions = {
+      resume: async (_cookie: string, context?: { ip?: string | undefined }) => {
+        // Kept in memory: the context is not read. The first request is a lookup that reads it.
+        if (seen.length === 0) seen.push(context?.ip)
+        return { state: 'active' as const, session }
+      },
+    } as Partial<Sessions> as Sessions
+    const built = bareApp()
+      .use(
+        sessionCookie({
+          sessions,
+          secure: false,
+          maxAgeSeconds: 3600,
+          clientKey: () => {
+            resolved++
+            return '203.0.113.7'
+          },
+        }),
+      )
+      .get('/whoami', async (c) => c.json({ id: (await c.var.auth.current())?.id ?? null }))
+    for (let i = 0; i < 3; i++)
+      await built.request('/whoami', { headers: { cookie: `tessera_session=${token}` } })
+    expect(seen).toEqual(['203.0.113.7'])
+    expect(resolved).toBe(1)
+  })
+
   it('answers unauthenticated without a cookie and session_revoked for a revoked one, and drops the cookie', async () => {
     const { app: revoked } = app({ secure: false, outcome: { state: 'revoked' } })
     const none = await revoked.request('/private')

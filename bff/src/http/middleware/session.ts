@@ -43,7 +43,13 @@ export function sessionCookie(options: SessionCookieOptions): MiddlewareHandler<
       loaded ??= (
         cookie === undefined
           ? Promise.resolve<ResumeResult>({ state: 'unknown' })
-          : options.sessions.resume(cookie, { ip: options.clientKey?.(c) })
+          : options.sessions.resume(cookie, {
+              // Read only when the session is looked up (not when it is kept in memory, as it is
+              // on most requests): resolving a client's address costs more than the rest here.
+              get ip() {
+                return options.clientKey?.(c)
+              },
+            })
       ).then((result) => {
         if (result.state !== 'active' && cookie !== undefined) stale = true
         return result
