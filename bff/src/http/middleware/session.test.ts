@@ -117,6 +117,25 @@ describe('sessionCookie', () => {
     expect(resolved).toBe(1)
   })
 
+  it('reads the cookie from each request’s own header, a header seen before or a long one', async () => {
+    const { app: reader } = app({ secure: false })
+    const whoami = async (cookie: string) =>
+      (
+        (await (await reader.request('/whoami', { headers: { cookie } })).json()) as {
+          id: string | null
+        }
+      ).id
+    const withOthers = `theme=dark; tessera_session=${token}; lang=en`
+    expect(await whoami(withOthers)).toBe('session-1')
+    expect(await whoami(withOthers)).toBe('session-1')
+    expect(await whoami('theme=dark')).toBeNull()
+    expect(await whoami(`tessera_session=${'B'.repeat(43)}`)).toBeNull()
+    expect(await whoami(withOthers)).toBe('session-1')
+    const long = `padding=${'x'.repeat(2000)}; tessera_session=${token}`
+    expect(await whoami(long)).toBe('session-1')
+    expect(await whoami(long)).toBe('session-1')
+  })
+
   it('answers unauthenticated without a cookie and session_revoked for a revoked one, and drops the cookie', async () => {
     const { app: revoked } = app({ secure: false, outcome: { state: 'revoked' } })
     const none = await revoked.request('/private')
