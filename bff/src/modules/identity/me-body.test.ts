@@ -1,6 +1,6 @@
 import { entitlementsOf } from '@tessera/contracts'
 import type { Entitlements } from '@tessera/contracts'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import type { ProfileRow } from '../../platform/db/schema.ts'
 import { signedInBody } from './identity.ts'
 import { createMeBodies } from './me-body.ts'
@@ -54,8 +54,12 @@ describe('createMeBodies', () => {
 
   it('answers the same parts with the text it wrote, and any changed part with a new text', () => {
     const meBody = createMeBodies()
+    const stringify = vi.spyOn(JSON, 'stringify')
     const first = meBody(parts)
     expect(meBody({ ...parts, roles: [] })).toBe(first)
+    // The second answer is the first text: nothing was serialised for it.
+    expect(stringify).toHaveBeenCalledTimes(1)
+    stringify.mockRestore()
     const renamed = { ...parts, profile: { ...profile, display_name: 'Ada L.' } }
     expect(JSON.parse(meBody(renamed))).toMatchObject({ profile: { displayName: 'Ada L.' } })
     const paying = { ...renamed, entitlements: entitlementsOf({ plan: 'pro', status: 'active' }) }
