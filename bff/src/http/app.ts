@@ -5,6 +5,7 @@ import type { AppEnv } from './app-env.ts'
 import { systemClock } from '../platform/clock.ts'
 import { createErrorHandler, errorResponse } from './error-handler.ts'
 import { hostAssets, hostPage } from './host-page.ts'
+import { CachedRouter } from './cached-router.ts'
 import { createLimits } from './limits.ts'
 import type { AppDeps } from './app-deps.ts'
 import { accessLog } from './middleware/access-log.ts'
@@ -306,7 +307,7 @@ export function createApp(deps: AppDeps) {
     clientKey: deps.clientKey,
   }
 
-  const app = new Hono<AppEnv>()
+  const app = new Hono<AppEnv>({ router: new CachedRouter() })
   app.use(requestId())
   app.use(accessLog({ logger }))
   app.use(securityHeaders())

@@ -1,5 +1,5 @@
 import { CONTRACT_MAJOR, type RegistrySnapshot } from '@tessera/contracts'
-import type { Context, MiddlewareHandler } from 'hono'
+import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { AppEnv } from './app-env.ts'
 import { gzip, preferredEncoding, varyOnEncoding } from './content-encoding.ts'
 import { buildHostCsp, remoteOrigins } from './csp.ts'
@@ -42,7 +42,10 @@ const isPageRequest = (c: Context): boolean =>
 
 /** Serves the host's static files; index.html is left to `hostPage`, which adds the CSP. */
 export function hostAssets(options: { assets?: HostAssets }): MiddlewareHandler<AppEnv> {
-  return async function hostAssets(c, next) {
+  const serve = async (c: Context<AppEnv>, next: Next, assets: HostAssets) =>
+    (await assets.serve(c)) ?? next()
+  // Not async: an API request (most of them) passes on without a promise of its own.
+  return function hostAssets(c, next) {
     const { assets } = options
     const path = c.req.path
     if (
@@ -53,8 +56,7 @@ export function hostAssets(options: { assets?: HostAssets }): MiddlewareHandler<
     ) {
       return next()
     }
-    const response = await assets.serve(c)
-    return response ?? next()
+    return serve(c, next, assets)
   }
 }
 

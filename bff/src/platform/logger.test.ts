@@ -27,6 +27,17 @@ describe('createLogger', () => {
     })
   })
 
+  it('writes members a caller formatted as the line info writes for the same fields', () => {
+    const { lines, logger } = capture('info')
+    logger.info('request', { method: 'GET', path: '/a"b', status: 200 })
+    logger.infoMembers?.('request', '"method":"GET","path":"/a\\"b","status":200')
+    expect(lines).toHaveLength(2)
+    expect(lines[1]).toBe(lines[0])
+    const quiet = capture('warn')
+    quiet.logger.infoMembers?.('request', '"status":200')
+    expect(quiet.lines).toEqual([])
+  })
+
   it('drops lines below its level and writes nothing when silent', () => {
     const info = capture('warn')
     info.logger.info('quiet')

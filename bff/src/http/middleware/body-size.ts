@@ -16,7 +16,8 @@ export function bodySize(options: {
       throw tooLarge()
     },
   })
-  return async function bodySize(c, next) {
+  // Not async: a GET passes on without a promise of its own (a refusal throws all the same).
+  return function bodySize(c, next) {
     // Reading `body` makes @hono/node-server build a full Request (with an AbortController and a
     // web stream) for every request; GET and HEAD have no body to measure.
     if (c.req.method === 'GET' || c.req.method === 'HEAD') return next()

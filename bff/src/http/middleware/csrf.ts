@@ -38,7 +38,8 @@ export function csrf(options: CsrfOptions): MiddlewareHandler {
   const headerValue = options.headerValue ?? '1'
   const exempt = new Set([...(options.exemptPaths ?? []), ...browserReportPaths])
   const exemptPrefixes = options.exemptPrefixes ?? []
-  return async function csrf(c, next) {
+  // Not async: a GET passes on without a promise of its own (a refusal throws all the same).
+  return function csrf(c, next) {
     if (safeMethods.has(c.req.method) || exempt.has(c.req.path)) return next()
     if (exemptPrefixes.some((prefix) => c.req.path.startsWith(prefix))) return next()
     const refuse = (reason: string): never => {

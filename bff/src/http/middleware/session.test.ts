@@ -88,6 +88,54 @@ describe('sessionCookie', () => {
     expect(resumed).toEqual([token])
   })
 
+  it('works the client’s address out only when the session is looked up, not when it is kept', async () => {
+    let resolved = 0
+    const seen: Array<string | undefined> = []
+    const sessions = {
+      resume: async (_cookie: string, context?: { ip?: string | undefined }) => {
+        // Kept in memory: the context is not read. The first request is a lookup that reads it.
+        if (seen.length === 0) seen.push(context?.ip)
+        return { state: 'active' as const, session }
+      },
+    } as Partial<Sessions> as Sessions
+    const built = bareApp()
+      .use(
+        sessionCookie({
+          sessions,
+          secure: false,
+          maxAgeSeconds: 3600,
+          clientKey: () => {
+            resolved++
+            return '203.0.113.7'
+          },
+        }),
+      )
+      .get('/whoami', async (c) => c.json({ id: (await c.var.auth.current())?.id ?? null }))
+    for (let i = 0; i < 3; i++)
+      await built.request('/whoami', { headers: { cookie: `tessera_session=${token}` } })
+    expect(seen).toEqual(['203.0.113.7'])
+    expect(resolved).toBe(1)
+  })
+
+  it('reads the cookie from each request’s own header, a header seen before or a long one', async () => {
+    const { app: reader } = app({ secure: false })
+    const whoami = async (cookie: string) =>
+      (
+        (await (await reader.request('/whoami', { headers: { cookie } })).json()) as {
+          id: string | null
+        }
+      ).id
+    const withOthers = `theme=dark; tessera_session=${token}; lang=en`
+    expect(await whoami(withOthers)).toBe('session-1')
+    expect(await whoami(withOthers)).toBe('session-1')
+    expect(await whoami('theme=dark')).toBeNull()
+    expect(await whoami(`tessera_session=${'B'.repeat(43)}`)).toBeNull()
+    expect(await whoami(withOthers)).toBe('session-1')
+    const long = `padding=${'x'.repeat(2000)}; tessera_session=${token}`
+    expect(await whoami(long)).toBe('session-1')
+    expect(await whoami(long)).toBe('session-1')
+  })
+
   it('answers unauthenticated without a cookie and session_revoked for a revoked one, and drops the cookie', async () => {
     const { app: revoked } = app({ secure: false, outcome: { state: 'revoked' } })
     const none = await revoked.request('/private')

@@ -4,7 +4,7 @@ import {
   changePasswordBodySchema,
   updateProfileBodySchema,
 } from '@tessera/contracts'
-import type { DeviceSession, SignedIn } from '@tessera/contracts'
+import type { DeviceSession } from '@tessera/contracts'
 import { Hono } from 'hono'
 import type { AppEnv } from '../../http/app-env.ts'
 import type { ProfileRow } from '../../platform/db/schema.ts'
@@ -14,6 +14,7 @@ import { noStore } from '../../http/middleware/no-store.ts'
 import { rateLimit } from '../../http/middleware/rate-limit.ts'
 import { isInvalidCredentials, throwAuthError } from './auth-errors.ts'
 import { describeDevice, parseUserAgent } from './device-label.ts'
+import { createMeBodies, sendMeBody } from './me-body.ts'
 import type { AuthGateway, AuthTokens } from './auth-gateway.ts'
 import { meUserOf, returnUrl, signedInBody } from './identity.ts'
 import { enforceThrottle } from './sign-in-throttle.ts'
@@ -25,6 +26,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 /** The signed-in user: who they are, their profile, email, password and devices. */
 export function meRoutes(identity: Identity) {
   const { gateway, sessions, profiles, events, throttle, logger } = identity
+  const meBody = createMeBodies()
   const emailLimit = rateLimit({ limiter: identity.emailLimiter, keyOf: identity.clientKey })
 
   const profileOf = async (session: ActiveSession): Promise<ProfileRow> => {
@@ -91,12 +93,8 @@ export function meRoutes(identity: Identity) {
         identity.rolesOf?.(session.userId) ?? [],
         identity.currentWorkspace?.(session),
       ])
-      const body: SignedIn = {
-        ...signedInBody(session, profile, entitlements),
-        roles,
-        ...(workspace === undefined ? {} : { workspace }),
-      }
-      return c.json(body, 200)
+      // The JSON `c.json` would write, kept while its parts stay the same (me-body.ts).
+      return sendMeBody(c, meBody({ session, profile, entitlements, roles, workspace }))
     })
     .patch('/profile', requireJson(), jsonBody(updateProfileBodySchema), async (c) => {
       const { displayName } = c.req.valid('json')

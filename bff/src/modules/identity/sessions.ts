@@ -286,7 +286,8 @@ export function createSessions(options: SessionsOptions): Sessions {
 
     async resume(token, context = {}) {
       if (!isSessionToken(token)) return { state: 'unknown' }
-      const hash = await hashOf(token)
+      // A token seen lately has its hash at hand: no await (a turn of the microtask queue) for it.
+      const hash = hashes.get(token) ?? (await hashOf(token))
       const cached = cache.get(hash)
       if (
         cached !== undefined &&
