@@ -18,16 +18,6 @@ const { serialize } = protocol
 /** Keeps the names of two executors over one session (tests make such pairs) apart. */
 let executors = 0
 
-function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0))
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.length
-  }
-  return out
-}
-
 /**
  * A statement that names a prepared plan the server can no longer use as it is (a table it reads
  * changed shape): forgotten, so the next run parses it again.
@@ -110,7 +100,7 @@ export class PgliteStatements {
     let messages: BackendMessage[]
     try {
       ;({ messages } = await this.#pglite.execProtocol(
-        concat([
+        Buffer.concat([
           serialize.bind({ statement: prepared.name, values }),
           serialize.execute({}),
           serialize.sync(),
@@ -138,7 +128,7 @@ export class PgliteStatements {
     let messages: BackendMessage[]
     try {
       ;({ messages } = await this.#pglite.execProtocol(
-        concat([
+        Buffer.concat([
           serialize.parse({ name, text }),
           serialize.describe({ type: 'S', name }),
           serialize.sync(),
@@ -162,7 +152,7 @@ export class PgliteStatements {
     if (prepared === undefined) return
     this.#byText.delete(text)
     await this.#pglite.execProtocol(
-      concat([serialize.close({ type: 'S', name: prepared.name }), serialize.sync()]),
+      Buffer.concat([serialize.close({ type: 'S', name: prepared.name }), serialize.sync()]),
       { syncToFs: false },
     )
   }

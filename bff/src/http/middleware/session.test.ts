@@ -1,28 +1,12 @@
 import { errorBodySchema } from '@tessera/contracts'
 import { describe, expect, it } from 'vitest'
-import type { ActiveSession, ResumeResult, Sessions } from '../../modules/identity/sessions.ts'
+import type { ResumeResult, Sessions } from '../../modules/identity/sessions.ts'
 import { sessionCookie, sessionCookieName } from './session.ts'
 import { bareApp } from '../../testing/middleware-app.ts'
+import { testSession } from '../../testing/sessions.ts'
 
 const token = 'A'.repeat(43)
-const session: ActiveSession = {
-  id: 'session-1',
-  userId: 'user-1',
-  user: {
-    id: 'user-1',
-    email: 'ada@example.test',
-    emailConfirmedAt: null,
-    pendingEmail: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    lastSignInAt: null,
-    signUpDisplayName: null,
-  },
-  tokens: { accessToken: 'access', refreshToken: 'refresh', expiresAt: 0 },
-  claims: { sub: 'user-1', role: 'authenticated' },
-  recovery: false,
-  createdAt: new Date(0),
-  lastSeenAt: new Date(0),
-}
+const session = testSession
 
 /** Sessions that know one cookie: `token` is active, anything else is `outcome`. */
 function fakeSessions(outcome: ResumeResult = { state: 'unknown' }) {

@@ -90,6 +90,34 @@ async function fresh(label: string): Promise<TestBrowser & { id: string }> {
   return t.user(label)
 }
 
+/**
+ * Runs `during` while the database refuses writes to `assistant_messages` (`before insert` or
+ * `before update`) for which `condition` holds, as a full disk or a lost connection would.
+ */
+async function whileMessagesRefused(
+  event: 'insert' | 'update',
+  condition: string,
+  during: () => Promise<void>,
+): Promise<void> {
+  await t.db.exec(`
+    create or replace function test_refuse_messages() returns trigger language plpgsql as $$
+    begin
+      if ${condition} then
+        raise exception 'the disk is full';
+      end if;
+      return new;
+    end $$;
+    create trigger test_refuse_messages before ${event} on assistant_messages
+      for each row execute function test_refuse_messages();`)
+  try {
+    await during()
+  } finally {
+    await t.db.exec(
+      'drop trigger test_refuse_messages on assistant_messages; drop function test_refuse_messages()',
+    )
+  }
+}
+
 describe('what a send is charged', () => {
   it('asks the model while the question is stored, and shows nothing of the answer before it is', async () => {
     const ada = await fresh('order')
@@ -108,26 +136,16 @@ describe('what a send is charged', () => {
   it('ends the model’s request and charges nothing when the question cannot be stored', async () => {
     const cy = await fresh('unstored-question')
     const id = await newConversation(cy)
-    await t.db.exec(`
-      create or replace function test_refuse_questions() returns trigger language plpgsql as $$
-      begin
-        if new.role = 'user' and new.user_id = '${cy.id}' then
-          raise exception 'the disk is full';
-        end if;
-        return new;
-      end $$;
-      create trigger test_refuse_questions before insert on assistant_messages
-        for each row execute function test_refuse_questions();`)
     modelSignals.length = 0
-    try {
-      const response = await postMessage(cy, id, unique('Will this be asked?'))
-      expect(response.status).toBeGreaterThanOrEqual(500)
-      expect(response.headers.get('content-type')).toMatch(/^application\/json/)
-    } finally {
-      await t.db.exec(
-        'drop trigger test_refuse_questions on assistant_messages; drop function test_refuse_questions()',
-      )
-    }
+    await whileMessagesRefused(
+      'insert',
+      `new.role = 'user' and new.user_id = '${cy.id}'`,
+      async () => {
+        const response = await postMessage(cy, id, unique('Will this be asked?'))
+        expect(response.status).toBeGreaterThanOrEqual(500)
+        expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+      },
+    )
     expect(modelSignals.length).toBe(1)
     await expect.poll(() => modelSignals[0]?.aborted).toBe(true)
     expect(await ledgerOf(cy.id)).toEqual({ counted: 0, stored: 0, held: 0 })
@@ -141,28 +159,18 @@ describe('what a send is charged', () => {
     const bob = await fresh('unstored')
     const id = await newConversation(bob)
     // The answer's final write fails in the database (as a full disk or a lost connection would).
-    await t.db.exec(`
-      create or replace function test_refuse_answers() returns trigger language plpgsql as $$
-      begin
-        if new.status <> 'streaming' and new.user_id = '${bob.id}' then
-          raise exception 'the disk is full';
-        end if;
-        return new;
-      end $$;
-      create trigger test_refuse_answers before update on assistant_messages
-        for each row execute function test_refuse_answers();`)
-    try {
-      const events = await sendAndRead(bob, id, unique('Will this be kept?'))
-      expect(deltaText(events)).not.toBe('')
-      const last = events[events.length - 1]
-      expect(last?.event).toBe('error')
-      expect(last?.data.code).toBe('internal')
-      expect(events.find((event) => event.event === 'usage')?.data.totalTokens).toBe(0)
-    } finally {
-      await t.db.exec(
-        'drop trigger test_refuse_answers on assistant_messages; drop function test_refuse_answers()',
-      )
-    }
+    await whileMessagesRefused(
+      'update',
+      `new.status <> 'streaming' and new.user_id = '${bob.id}'`,
+      async () => {
+        const events = await sendAndRead(bob, id, unique('Will this be kept?'))
+        expect(deltaText(events)).not.toBe('')
+        const last = events[events.length - 1]
+        expect(last?.event).toBe('error')
+        expect(last?.data.code).toBe('internal')
+        expect(events.find((event) => event.event === 'usage')?.data.totalTokens).toBe(0)
+      },
+    )
     expect(await ledgerOf(bob.id)).toEqual({ counted: 0, stored: 0, held: 0 })
     const listed = messageListSchema.parse(
       await (await bob.get(`/api/assistant/conversations/${id}/messages`)).json(),

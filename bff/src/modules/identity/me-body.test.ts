@@ -5,26 +5,9 @@ import type { ProfileRow } from '../../platform/db/schema.ts'
 import { signedInBody } from './identity.ts'
 import { createMeBodies } from './me-body.ts'
 import type { MeParts } from './me-body.ts'
-import type { ActiveSession } from './sessions.ts'
+import { testSession } from '../../testing/sessions.ts'
 
-const session: ActiveSession = {
-  id: 'session-1',
-  userId: 'user-1',
-  user: {
-    id: 'user-1',
-    email: 'ada@example.test',
-    emailConfirmedAt: null,
-    pendingEmail: null,
-    createdAt: '2026-01-01T00:00:00.000Z',
-    lastSignInAt: null,
-    signUpDisplayName: null,
-  },
-  tokens: { accessToken: 'access', refreshToken: 'refresh', expiresAt: 0 },
-  claims: { sub: 'user-1', role: 'authenticated' },
-  recovery: false,
-  createdAt: new Date(0),
-  lastSeenAt: new Date(0),
-}
+const session = testSession
 const profile: ProfileRow = {
   user_id: 'user-1',
   display_name: 'Ada',
