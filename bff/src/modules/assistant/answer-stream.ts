@@ -102,8 +102,7 @@ export function createAnswerStream(
 
   async function streamAnswer(prepared: PreparedSend, sink: AnswerSink): Promise<void> {
     const { requestId, opening } = prepared
-    // Asked while the question was stored (send-checks.ts), or now.
-    const { upstream, answer: answering } = prepared.asked ?? askModel(model, settings, prepared)
+    const { upstream, answer: answering } = askModel(model, settings, prepared)
     let stopReason: StopReason | null = null
     // Whether the browser has the answer's id (the stream's opening event): see onGone below.
     let openingSent = false

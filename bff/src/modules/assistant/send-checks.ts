@@ -13,7 +13,7 @@ import type { PromptMessage } from './estimate.ts'
 import { modelFailureOf } from './model.ts'
 import { usagePeriodOf } from './period.ts'
 import type { Quota } from './quota.ts'
-import { askModel, openingOf, SYSTEM_PROMPT } from './send.ts'
+import { openingOf, SYSTEM_PROMPT } from './send.ts'
 import type { AssistantDeps, PreparedSend, Sender } from './send.ts'
 import type { AssistantStore } from './store.ts'
 import { titleFrom } from './store.ts'
@@ -261,23 +261,10 @@ export function createSendChecks(
         prepared = { ...prepared, attachmentIds: ids, opening: { ...prepared.opening, user } }
       }
       if (input.branch !== undefined) prepared = withBranch(prepared, input.branch)
-      // The model is asked while the question is stored: the first token needs both, and neither
-      // needs the other (decision 038). Nothing of the answer is shown or kept before the question
-      // is stored; a question that cannot be stored ends the request, and the send is refused
-      // uncharged, as before.
-      const asked = askModel(model, settings, prepared)
-      // The embedded database runs its statements in this thread: the request leaves first (the
-      // SDK takes a few turns to write it). A server's statements wait on the network instead.
-      if (deps.sql.kind === 'pglite') await nextTurn()
-      try {
-        await storeQuestion(prepared)
-      } catch (error) {
-        asked.upstream.abort()
-        throw error
-      }
+      await storeQuestion(prepared)
       // The hold is announced with the stream's opening (answer-stream.ts), once the model's
       // request is on its way: publishing is a database write, and not one for the first token.
-      return { ...prepared, asked }
+      return prepared
     },
   }
 }

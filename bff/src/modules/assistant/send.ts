@@ -95,8 +95,6 @@ export interface PreparedSend {
   attachmentIds?: string[]
   /** An edit or a regenerate (branches.ts): its messages hang beside the ones they replace. */
   branch?: SendBranch
-  /** The model's request, sent while the question was being stored (decision 038). */
-  asked?: AskedModel
 }
 
 /** A request to the model on its way: its stream once it opens, and how to end it. */
