@@ -31,6 +31,21 @@ describe('createEventHub', () => {
     expect(hub.subscriberCount()).toBe(0)
   })
 
+  it('knows which topics someone hears, until the last subscription to each ends', () => {
+    const hub = createEventHub()
+    const first = hub.subscribe({ topics: ['user:ada', 'user:ada'], onEvent: () => undefined })
+    const second = hub.subscribe({ topics: ['user:ada', 'internal'], onEvent: () => undefined })
+    expect(hub.wants('user:ada')).toBe(true)
+    expect(hub.wants('internal')).toBe(true)
+    expect(hub.wants('user:bob')).toBe(false)
+    first()
+    first()
+    expect(hub.wants('user:ada')).toBe(true)
+    second()
+    expect(hub.wants('user:ada')).toBe(false)
+    expect(hub.wants('internal')).toBe(false)
+  })
+
   it('keeps delivering to others when one listener throws, and reports the failure', () => {
     const failures: unknown[] = []
     const hub = createEventHub({ onListenerError: (error) => failures.push(error) })

@@ -31,6 +31,8 @@ export interface EventHub {
   /** Returns the function that ends the subscription. */
   subscribe(subscription: HubSubscription): () => void
   subscriberCount(): number
+  /** Whether any subscription here hears `topic` (the relay reads no row nobody here wants). */
+  wants(topic: Topic): boolean
   /** Ends every subscription (graceful shutdown); later subscriptions are closed at once. */
   close(): void
 }
@@ -39,6 +41,15 @@ export function createEventHub(
   options: { onListenerError?: (error: unknown, event: LiveEvent) => void } = {},
 ): EventHub {
   const subscriptions = new Set<HubSubscription>()
+  // How many subscriptions hear each topic.
+  const listeners = new Map<Topic, number>()
+  const count = (topics: readonly Topic[], by: number) => {
+    for (const topic of new Set(topics)) {
+      const left = (listeners.get(topic) ?? 0) + by
+      if (left > 0) listeners.set(topic, left)
+      else listeners.delete(topic)
+    }
+  }
   let closed = false
 
   return {
@@ -63,8 +74,9 @@ export function createEventHub(
         return () => undefined
       }
       subscriptions.add(subscription)
+      count(subscription.topics, 1)
       return () => {
-        subscriptions.delete(subscription)
+        if (subscriptions.delete(subscription)) count(subscription.topics, -1)
       }
     },
     subscriberCount() {
@@ -74,10 +86,14 @@ export function createEventHub(
         if (subscription.topics.some((topic) => topic !== 'internal')) count += 1
       return count
     },
+    wants(topic) {
+      return listeners.has(topic)
+    },
     close() {
       closed = true
       const ending = [...subscriptions]
       subscriptions.clear()
+      listeners.clear()
       for (const subscription of ending) subscription.onClose?.()
     },
   }

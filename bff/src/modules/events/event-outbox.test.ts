@@ -129,6 +129,33 @@ describe('live events through the outbox', () => {
     expect(reads).toBe(1)
   })
 
+  it('reads no row for a topic nobody on the replica hears, and still delivers the next it does', async () => {
+    let reads = 0
+    const counting: Sql = {
+      ...db,
+      query: (text, params) => {
+        if (text.includes('where id > $1 order by id')) reads += 1
+        return db.query(text, params)
+      },
+    }
+    const a = await startReplica({ sql: counting })
+    const heardBefore = a.relay.position()
+    // Three events for a user with no stream on this replica, each in its own transaction.
+    for (const name of ['bob-1', 'bob-2', 'bob-3'])
+      await bus().publish({ topic: 'user:bob', event: event(name) })
+    await waitFor(() => (a.relay.position() > heardBefore + 2 ? true : undefined), {
+      what: 'the relay to move past them',
+    })
+    expect(reads).toBe(0)
+    await bus().publish({ topic: 'user:ada', event: event('ada') })
+    await waitFor(() => (a.heard.length >= 1 ? true : undefined), { what: "ada's event" })
+    expect(types(a.heard)).toEqual(['ada'])
+    expect(reads).toBe(1)
+    // A tab of bob's that comes back with its position still gets his events from the table.
+    const replay = await a.relay.since(heardBefore, ['user:bob'])
+    expect(types(replay ?? [])).toEqual(['bob-1', 'bob-2', 'bob-3'])
+  })
+
   it('reads the rows a replica missed when it catches up (the poll safety net)', async () => {
     const a = await startReplica()
     // Written by hand: no NOTIFY, as if the notification had been lost.

@@ -163,10 +163,19 @@ export async function startEventRelay(options: EventRelayOptions): Promise<Event
     EVENTS_CHANNEL,
     (payload) => {
       // The payload names the id; anything at or below the position has been delivered already.
-      const id = Number((JSON.parse(payload) as { id?: unknown }).id)
+      const named = JSON.parse(payload) as { id?: unknown; topic?: unknown }
+      const id = Number(named.id)
       // A payload without a usable id (never from publish_live_event) still wakes a full read.
-      if (Number.isSafeInteger(id)) readLogged('notify', id)
-      else catchUpLogged('notify')
+      if (!Number.isSafeInteger(id)) return catchUpLogged('notify')
+      // Nobody here hears its topic, and every earlier row is read or was skipped the same way
+      // (ids commit in order, and notifications arrive in commit order): the relay moves past it
+      // without reading it. A row that was read for nobody here would be delivered to nobody.
+      const idle = reading === null && !again && wanted <= position
+      if (idle && typeof named.topic === 'string' && !hub.wants(named.topic as Topic)) {
+        position = Math.max(position, id)
+        return
+      }
+      readLogged('notify', id)
     },
     {
       onListening: () => {
@@ -180,6 +189,8 @@ export async function startEventRelay(options: EventRelayOptions): Promise<Event
       },
       onDropped: () => {
         connected = false
+        // Notifications were lost meanwhile: the next one reads everything after the position.
+        again = true
         logger.warn('live events listener dropped; reconnecting')
       },
       onError: (error) => logger.warn('live events listener reconnecting', { error }),
