@@ -87,7 +87,10 @@ function firstToken(
  * the path is measured). The order rotates every round.
  */
 export async function sharing(databaseUrl: string, dataDir: string): Promise<void> {
-  const openai = spawnBench('emulators/src/openai/node.ts', [], ['ignore', 'pipe', 'inherit'])
+  // As fast as the connection takes tokens (as in the assistant bench): only the path is measured.
+  const openai = spawnBench('emulators/src/openai/node.ts', [], ['ignore', 'pipe', 'inherit'], {
+    OPENAI_EMULATOR_TOKENS_PER_SECOND: '1000000',
+  })
   const log = openSync(path.join(repoRoot, dataDir, 'sharing.log'), 'w')
   let servers: ChildProcess | undefined
   try {

@@ -7,10 +7,16 @@ import { fileURLToPath } from 'node:url'
 export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 
 /** Spawns the repository's tsx script `file` (from its root) with this process's loader flags. */
-export function spawnBench(file: string, args: string[], stdio: StdioOptions): ChildProcess {
+export function spawnBench(
+  file: string,
+  args: string[],
+  stdio: StdioOptions,
+  env: NodeJS.ProcessEnv = {},
+): ChildProcess {
   return spawn(process.execPath, [...process.execArgv, path.join(repoRoot, file), ...args], {
     cwd: repoRoot,
     stdio,
+    env: { ...process.env, ...env },
   })
 }
 
