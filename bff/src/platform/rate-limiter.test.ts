@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createManualClock } from '../testing/app.ts'
-import { createRateLimiter } from './rate-limiter.ts'
+import { createRateLimiter, createSharedRateLimiter } from './rate-limiter.ts'
+import type { CounterState, SharedCounters } from './shared-counters.ts'
 
 describe('createRateLimiter', () => {
   it('allows the limit within a window, then refuses with the seconds left', () => {
@@ -44,5 +45,86 @@ describe('createRateLimiter', () => {
     // 'a' was dropped to make room, so it gets a fresh window rather than a refusal.
     expect(limiter.hit('a').allowed).toBe(true)
     expect(limiter.hit('d').allowed).toBe(false)
+  })
+})
+
+describe('createSharedRateLimiter', () => {
+  /** Fixed windows counted as the database would, with the statements it was sent counted. */
+  function fakeCounters() {
+    const windows = new Map<string, CounterState>()
+    let statements = 0
+    const unused = () => Promise.reject(new Error('not used by the limiter'))
+    const counters: SharedCounters = {
+      hit(scope, hits, now) {
+        statements += 1
+        return Promise.resolve(
+          hits.map(({ key, ttlMs }) => {
+            const id = `${scope}:${key}`
+            const old = windows.get(id)
+            const state =
+              old === undefined || old.expiresAt <= now
+                ? { key, hits: 1, windowStartedAt: now, lastHitAt: now, expiresAt: now + ttlMs }
+                : { ...old, hits: old.hits + 1, lastHitAt: now }
+            windows.set(id, state)
+            return state
+          }),
+        )
+      },
+      read: unused,
+      forget: unused,
+      canaryServed: unused,
+      canaryFailed: unused,
+      canaryCounts: unused,
+      attempt: (_what, work) => work(),
+    }
+    return { counters, statements: () => statements }
+  }
+
+  it('refuses a key the database refused at once, without a statement, until its window ends', async () => {
+    const clock = createManualClock()
+    const { counters, statements } = fakeCounters()
+    const limiter = createSharedRateLimiter({
+      counters,
+      name: 'chat',
+      limit: 2,
+      windowMs: 60_000,
+      clock,
+    })
+    expect(await limiter.hit('a')).toMatchObject({ allowed: true, remaining: 1 })
+    expect(await limiter.hit('a')).toMatchObject({ allowed: true, remaining: 0 })
+    expect(await limiter.hit('a')).toEqual({ allowed: false, retryAfterSeconds: 60 })
+    expect(statements()).toBe(3)
+    clock.advance(20_000)
+    // Known: answered in the same turn, with the same window's end.
+    const known = limiter.hit('a')
+    expect(known).toEqual({ allowed: false, retryAfterSeconds: 40 })
+    expect(await limiter.hit('b')).toMatchObject({ allowed: true })
+    expect(statements()).toBe(4)
+    clock.advance(40_000)
+    expect(await limiter.hit('a')).toMatchObject({ allowed: true, remaining: 1 })
+    expect(statements()).toBe(5)
+  })
+
+  it('remembers a bounded number of refused keys', async () => {
+    const clock = createManualClock()
+    const { counters, statements } = fakeCounters()
+    const limiter = createSharedRateLimiter({
+      counters,
+      name: 'chat',
+      limit: 1,
+      windowMs: 60_000,
+      clock,
+      maxRefused: 2,
+    })
+    for (const key of ['a', 'b', 'c']) {
+      await limiter.hit(key)
+      expect(await limiter.hit(key)).toMatchObject({ allowed: false })
+    }
+    const before = statements()
+    // 'a' was forgotten to make room: the database is asked again, and still refuses.
+    expect(await limiter.hit('a')).toMatchObject({ allowed: false })
+    expect(statements()).toBe(before + 1)
+    expect(limiter.hit('c')).toMatchObject({ allowed: false })
+    expect(statements()).toBe(before + 1)
   })
 })

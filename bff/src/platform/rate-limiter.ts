@@ -77,7 +77,9 @@ export function createRateLimiter(options: {
 /**
  * A fixed-window limiter every replica shares (platform/shared-counters.ts): one statement per
  * hit. While the database fails or is slow, this process counts on its own (with a warning),
- * so a limit is never lifted, only no longer shared.
+ * so a limit is never lifted, only no longer shared. A key the database refused is refused here,
+ * at once and without a statement, until the window it named ends: a fixed window's end does not
+ * move with more hits, so the answer would be the same.
  */
 export function createSharedRateLimiter(options: {
   counters: SharedCounters
@@ -86,19 +88,42 @@ export function createSharedRateLimiter(options: {
   limit: number
   windowMs: number
   clock: Clock
-}): { hit(key: string): Promise<RateDecision>; readonly policy: RatePolicy } {
+  /** How many refused keys are remembered at most (the oldest are forgotten first). */
+  maxRefused?: number
+}): { hit(key: string): RateDecision | Promise<RateDecision>; readonly policy: RatePolicy } {
   const { counters, name, limit, windowMs, clock } = options
+  const maxRefused = options.maxRefused ?? 10_000
   const local = createRateLimiter({ limit, windowMs, clock, name })
+  // Keys over the limit, and when their window ends (ms).
+  const refused = new Map<string, number>()
+  const remember = (key: string, until: number, now: number) => {
+    if (refused.size >= maxRefused)
+      for (const [other, end] of refused) if (end <= now) refused.delete(other)
+    while (refused.size >= maxRefused) {
+      const oldest = refused.keys().next()
+      if (oldest.done) break
+      refused.delete(oldest.value)
+    }
+    refused.set(key, until)
+  }
   return {
     policy: local.policy,
     hit(key) {
+      const known = refused.get(key)
+      if (known !== undefined) {
+        const now = clock.now()
+        if (known > now) return decide(limit + 1, limit, known, now)
+        refused.delete(key)
+      }
       return counters.attempt(
         `${name} rate limit`,
         async () => {
           const now = clock.now()
           const [state] = await counters.hit(name, [{ key, ttlMs: windowMs }], now)
           if (state === undefined) throw new Error('the counter upsert returned no row')
-          return decide(state.hits, limit, state.expiresAt, now)
+          const decision = decide(state.hits, limit, state.expiresAt, now)
+          if (!decision.allowed) remember(key, state.expiresAt, now)
+          return decision
         },
         () => local.hit(key),
       )

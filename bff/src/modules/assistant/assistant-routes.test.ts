@@ -606,10 +606,27 @@ describe('the per-user send limit', () => {
     const id = await newConversation(ada)
     await sendAndRead(ada, id, 'First.')
     await sendAndRead(ada, id, 'Second.')
+    const moderated = () =>
+      limited.openai.control.requests().filter((request) => request.path === '/v1/moderations')
+        .length
+    expect(moderated()).toBe(2)
     const third = await postMessage(ada, id, 'Third.')
     const body = await expectError(third, 'rate_limited', 429)
     expect(Number(third.headers.get('retry-after'))).toBeGreaterThan(0)
     expect(body.error.details?.retryAfterSeconds).toBeGreaterThan(0)
+    // The first refusal was checked beside moderation and the hold (given back); from then on
+    // this replica refuses at once, asking nobody, until the window ends.
+    const fourth = await postMessage(ada, id, 'Fourth.')
+    const again = await expectError(fourth, 'rate_limited', 429)
+    expect(again.error.details?.retryAfterSeconds).toBeGreaterThan(0)
+    expect(moderated()).toBe(3)
+    const refusedUsage = usageSchema.parse(await json(await ada.get('/api/assistant/usage')))
+    expect(refusedUsage.reserved).toBe(0)
+    const stored = await limited.db.query<{ count: number }>(
+      'select count(*)::int as count from assistant_messages where conversation_id = $1',
+      [id],
+    )
+    expect(stored.rows[0]?.count).toBe(4)
 
     const bob = await limited.user('bob')
     expect(eventOrder(await sendAndRead(bob, await newConversation(bob), 'Hello.'))).toContain(
@@ -617,6 +634,6 @@ describe('the per-user send limit', () => {
     )
 
     limited.clock.advance(61_000)
-    expect(eventOrder(await sendAndRead(ada, id, 'Fourth, a minute later.'))).toContain('done')
+    expect(eventOrder(await sendAndRead(ada, id, 'Fifth, a minute later.'))).toContain('done')
   })
 })

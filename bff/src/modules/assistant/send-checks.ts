@@ -8,6 +8,7 @@ import type { AssistantModel } from '@tessera/contracts'
 import { ApiErrorWithHeaders } from '../../platform/errors.ts'
 import { nextTurn } from '../../platform/next-turn.ts'
 import { localLimiters, rateLimitHeaders, rateLimited } from '../../platform/rate-limiter.ts'
+import type { RateDecision } from '../../platform/rate-limiter.ts'
 import { reservationFor } from './estimate.ts'
 import type { PromptMessage } from './estimate.ts'
 import { modelFailureOf } from './model.ts'
@@ -220,10 +221,23 @@ export function createSendChecks(
      * that order. Moderation is a network round trip, so the database work runs meanwhile; the
      * question is stored only once both passed, and a hold taken for a flagged message is
      * released unused.
+     *
+     * The shared rate limit's statement runs beside them too (its round trip is not on the way
+     * to the first token). A user this replica already knows to be over the limit is refused
+     * before anything else is asked (the limiter remembers the database's refusal until the
+     * window ends), so over the limit only a replica's first refused send a window is moderated
+     * and held, and its hold is given back. Files are read only once the limit has passed.
      */
     async prepareSend(sender: Sender, input: SendInput): Promise<PreparedSend> {
-      const decision = await limiter.hit(sender.userId)
-      if (!decision.allowed) throw rateLimited(limiter, decision)
+      const hit = limiter.hit(sender.userId)
+      let limiting: Promise<RateDecision>
+      if (hit instanceof Promise && (input.attachmentIds ?? []).length === 0) {
+        limiting = hit
+      } else {
+        const decision = await hit
+        if (!decision.allowed) throw rateLimited(limiter, decision)
+        limiting = Promise.resolve(decision)
+      }
       const attaching = await attach(sender, input)
       if (attaching !== null) input = { ...input, question: attaching.question }
       // Moderation is the longest of the two (a round trip to another service): it starts first,
@@ -233,7 +247,19 @@ export function createSendChecks(
         ? model.moderate(input.content)
         : Promise.resolve(false)
       if (settings.moderation) await nextTurn()
-      const [flagged, held] = await Promise.allSettled([moderating, hold(sender, input)])
+      const [flagged, held, limited] = await Promise.allSettled([
+        moderating,
+        hold(sender, input),
+        limiting,
+      ])
+      // The shared limiter never fails (it counts in the process instead); a refusal comes first.
+      const decision = limited.status === 'fulfilled' ? limited.value : null
+      if (decision === null || !decision.allowed) {
+        if (held.status === 'fulfilled')
+          await releaseHold(held.value.reservation.id, held.value.requestId)
+        if (decision === null) throw (limited as PromiseRejectedResult).reason
+        throw rateLimited(limiter, decision)
+      }
       const quotaRefusal =
         held.status === 'rejected' &&
         held.reason instanceof ApiError &&
