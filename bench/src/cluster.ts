@@ -20,6 +20,8 @@
  *    one BFF counting its limits there and one counting them in memory (`SHARED_LIMITS=false`),
  *    in a process of their own (cluster-sharing-servers.ts), in turn: `GET /api/me` against a bare
  *    Hono route, and a chat send's time to first token against the OpenAI stand-in asked directly.
+ *    The cluster's replicas are stopped meanwhile (one replica's path is measured; on these two
+ *    cores the others would wake on each of its events) and started again after.
  * 4. Failover (cluster-failover.ts): the throughput load again while one replica is stopped
  *    (SIGTERM: it drains) and then another is killed (SIGKILL), 2 s into each run. Every request
  *    must still succeed.
@@ -62,7 +64,14 @@ try {
 
   if (parts.has('throughput')) await throughput(cluster, lbUrl, cookie)
   if (parts.has('fan-out')) await fanOut(cluster, lbUrl, cookie, dataDir)
-  if (parts.has('sharing')) await sharing(cluster.databaseUrl, dataDir)
+  if (parts.has('sharing')) {
+    // One replica's path is measured: the cluster's replicas are stopped meanwhile, so they do not
+    // wake on its events on the same two cores (on separate hosts they would not share them).
+    for (const replica of cluster.replicas) await cluster.kill(replica.name, 'SIGTERM')
+    await sharing(cluster.databaseUrl, dataDir)
+    for (const replica of cluster.replicas) await cluster.restart(replica.name)
+    await cluster.waitForBackends('UP')
+  }
   if (parts.has('failover')) await failover(cluster, lbUrl, cookie)
 } finally {
   await cluster.close()
