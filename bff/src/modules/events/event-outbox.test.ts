@@ -106,17 +106,22 @@ describe('live events through the outbox', () => {
     expect(a.heard).toEqual([])
   })
 
-  it('reads once for a burst of notifications that one read covers', async () => {
-    // The relay's reads of new rows, counted.
-    let reads = 0
-    const counting: Sql = {
+  /** The database, with the relay's reads of new rows counted. */
+  function countingReads() {
+    const counted = { reads: 0, sql: db }
+    counted.sql = {
       ...db,
       query: (text, params) => {
-        if (text.includes('where id > $1 order by id')) reads += 1
+        if (text.includes('where id > $1 order by id')) counted.reads += 1
         return db.query(text, params)
       },
     }
-    const a = await startReplica({ sql: counting })
+    return counted
+  }
+
+  it('reads once for a burst of notifications that one read covers', async () => {
+    const counted = countingReads()
+    const a = await startReplica({ sql: counted.sql })
     // Five rows, five notifications, all delivered at the commit.
     await db.transaction(async (tx) => {
       for (const name of ['one', 'two', 'three', 'four', 'five'])
@@ -126,19 +131,12 @@ describe('live events through the outbox', () => {
     // A notification that arrives after its row was read costs nothing either.
     await new Promise((resolve) => setTimeout(resolve, 50))
     expect(types(a.heard)).toEqual(['one', 'two', 'three', 'four', 'five'])
-    expect(reads).toBe(1)
+    expect(counted.reads).toBe(1)
   })
 
   it('reads no row for a topic nobody on the replica hears, and still delivers the next it does', async () => {
-    let reads = 0
-    const counting: Sql = {
-      ...db,
-      query: (text, params) => {
-        if (text.includes('where id > $1 order by id')) reads += 1
-        return db.query(text, params)
-      },
-    }
-    const a = await startReplica({ sql: counting })
+    const counted = countingReads()
+    const a = await startReplica({ sql: counted.sql })
     const heardBefore = a.relay.position()
     // Three events for a user with no stream on this replica, each in its own transaction.
     for (const name of ['bob-1', 'bob-2', 'bob-3'])
@@ -146,11 +144,11 @@ describe('live events through the outbox', () => {
     await waitFor(() => (a.relay.position() > heardBefore + 2 ? true : undefined), {
       what: 'the relay to move past them',
     })
-    expect(reads).toBe(0)
+    expect(counted.reads).toBe(0)
     await bus().publish({ topic: 'user:ada', event: event('ada') })
     await waitFor(() => (a.heard.length >= 1 ? true : undefined), { what: "ada's event" })
     expect(types(a.heard)).toEqual(['ada'])
-    expect(reads).toBe(1)
+    expect(counted.reads).toBe(1)
     // A tab of bob's that comes back with its position still gets his events from the table.
     const replay = await a.relay.since(heardBefore, ['user:bob'])
     expect(types(replay ?? [])).toEqual(['bob-1', 'bob-2', 'bob-3'])
