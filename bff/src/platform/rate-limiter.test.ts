@@ -80,16 +80,23 @@ describe('createSharedRateLimiter', () => {
     return { counters, statements: () => statements }
   }
 
-  it('refuses a key the database refused at once, without a statement, until its window ends', async () => {
+  /** A chat limiter over the fake, on a clock the test moves, and the statements it sent. */
+  function sharedLimiter(limit: number, maxRefused?: number) {
     const clock = createManualClock()
     const { counters, statements } = fakeCounters()
     const limiter = createSharedRateLimiter({
       counters,
       name: 'chat',
-      limit: 2,
+      limit,
       windowMs: 60_000,
       clock,
+      ...(maxRefused === undefined ? {} : { maxRefused }),
     })
+    return { clock, limiter, statements }
+  }
+
+  it('refuses a key the database refused at once, without a statement, until its window ends', async () => {
+    const { clock, limiter, statements } = sharedLimiter(2)
     expect(await limiter.hit('a')).toMatchObject({ allowed: true, remaining: 1 })
     expect(await limiter.hit('a')).toMatchObject({ allowed: true, remaining: 0 })
     expect(await limiter.hit('a')).toEqual({ allowed: false, retryAfterSeconds: 60 })
@@ -106,16 +113,7 @@ describe('createSharedRateLimiter', () => {
   })
 
   it('remembers a bounded number of refused keys', async () => {
-    const clock = createManualClock()
-    const { counters, statements } = fakeCounters()
-    const limiter = createSharedRateLimiter({
-      counters,
-      name: 'chat',
-      limit: 1,
-      windowMs: 60_000,
-      clock,
-      maxRefused: 2,
-    })
+    const { limiter, statements } = sharedLimiter(1, 2)
     for (const key of ['a', 'b', 'c']) {
       await limiter.hit(key)
       expect(await limiter.hit(key)).toMatchObject({ allowed: false })

@@ -27,6 +27,20 @@ function decide(count: number, limit: number, resetAt: number, now: number): Rat
 }
 
 /**
+ * Makes room for one more entry in `map` once it holds `max`: the entries that have `ended` go
+ * first, then (still full of live ones) the oldest, rather than grow without bound.
+ */
+function makeRoom<K, V>(map: Map<K, V>, max: number, ended: (value: V) => boolean): void {
+  if (map.size < max) return
+  for (const [key, value] of map) if (ended(value)) map.delete(key)
+  while (map.size >= max) {
+    const oldest = map.keys().next()
+    if (oldest.done) break
+    map.delete(oldest.value)
+  }
+}
+
+/**
  * A fixed-window counter per key, in memory. Good enough for one process; windows that have
  * ended are swept once the map grows, so many one-off clients cannot grow it without bound.
  */
@@ -42,18 +56,6 @@ export function createRateLimiter(options: {
   const maxKeys = options.maxKeys ?? 10_000
   const windows = new Map<string, { startedAt: number; count: number }>()
 
-  function sweep(now: number): void {
-    for (const [key, window] of windows) {
-      if (now - window.startedAt >= windowMs) windows.delete(key)
-    }
-    // Still full of live windows: drop the oldest rather than grow without bound.
-    while (windows.size >= maxKeys) {
-      const oldest = windows.keys().next()
-      if (oldest.done) break
-      windows.delete(oldest.value)
-    }
-  }
-
   return {
     policy: {
       name: options.name ?? 'default',
@@ -64,7 +66,8 @@ export function createRateLimiter(options: {
       const now = clock.now()
       let window = windows.get(key)
       if (window === undefined || now - window.startedAt >= windowMs) {
-        if (window === undefined && windows.size >= maxKeys) sweep(now)
+        if (window === undefined)
+          makeRoom(windows, maxKeys, (ended) => now - ended.startedAt >= windowMs)
         window = { startedAt: now, count: 0 }
         windows.set(key, window)
       }
@@ -96,16 +99,6 @@ export function createSharedRateLimiter(options: {
   const local = createRateLimiter({ limit, windowMs, clock, name })
   // Keys over the limit, and when their window ends (ms).
   const refused = new Map<string, number>()
-  const remember = (key: string, until: number, now: number) => {
-    if (refused.size >= maxRefused)
-      for (const [other, end] of refused) if (end <= now) refused.delete(other)
-    while (refused.size >= maxRefused) {
-      const oldest = refused.keys().next()
-      if (oldest.done) break
-      refused.delete(oldest.value)
-    }
-    refused.set(key, until)
-  }
   return {
     policy: local.policy,
     hit(key) {
@@ -122,7 +115,10 @@ export function createSharedRateLimiter(options: {
           const [state] = await counters.hit(name, [{ key, ttlMs: windowMs }], now)
           if (state === undefined) throw new Error('the counter upsert returned no row')
           const decision = decide(state.hits, limit, state.expiresAt, now)
-          if (!decision.allowed) remember(key, state.expiresAt, now)
+          if (!decision.allowed) {
+            makeRoom(refused, maxRefused, (end) => end <= now)
+            refused.set(key, state.expiresAt)
+          }
           return decision
         },
         () => local.hit(key),

@@ -252,14 +252,16 @@ export function createSendChecks(
         hold(sender, input),
         limiting,
       ])
-      // The shared limiter never fails (it counts in the process instead); a refusal comes first.
-      const decision = limited.status === 'fulfilled' ? limited.value : null
-      if (decision === null || !decision.allowed) {
+      // A refusal gives back the hold, if one was taken.
+      const refuse = async (error: unknown): Promise<never> => {
         if (held.status === 'fulfilled')
           await releaseHold(held.value.reservation.id, held.value.requestId)
-        if (decision === null) throw (limited as PromiseRejectedResult).reason
-        throw rateLimited(limiter, decision)
+        throw error
       }
+      // The shared limiter never fails (it counts in the process instead); a refusal comes first.
+      if (limited.status === 'rejected') return refuse(limited.reason)
+      const decision = limited.value
+      if (!decision.allowed) return refuse(rateLimited(limiter, decision))
       const quotaRefusal =
         held.status === 'rejected' &&
         held.reason instanceof ApiError &&
@@ -271,11 +273,7 @@ export function createSendChecks(
           : flagged.value
             ? new ApiError('content_flagged')
             : null
-      if (refusal !== null) {
-        if (held.status === 'fulfilled')
-          await releaseHold(held.value.reservation.id, held.value.requestId)
-        throw refusal
-      }
+      if (refusal !== null) return refuse(refusal)
       if (held.status === 'rejected') throw held.reason
       let prepared: PreparedSend =
         limiter.policy === undefined
