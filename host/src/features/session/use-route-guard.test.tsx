@@ -115,13 +115,16 @@ describe('the route guard in the app', () => {
   })
 
   it('shows the frame with a loading state until the session is known, then the page', async () => {
-    let answer: (response: Response) => void = () => undefined
+    let answer: ((response: Response) => void) | undefined
     boot('/billing', () => new Promise<Response>((resolve) => (answer = resolve)))
     expect(await screen.findByText('Checking your session…')).toBeTruthy()
     expect(screen.getByRole('navigation', { name: 'Main' })).toBeTruthy()
     expect(screen.queryByRole('heading', { name: 'auth page' })).toBeNull()
     expect(here()).toBe('/billing')
-    answer(Response.json(signedInBody))
+    // The loading state can show before the session is asked for (a loaded run once answered a
+    // request not yet made, and the page waited for ever): answer once it has been asked.
+    await waitFor(() => expect(answer).toBeDefined())
+    answer?.(Response.json(signedInBody))
     expect(await screen.findByRole('heading', { name: 'billing page' })).toBeTruthy()
     expect(here()).toBe('/billing')
   })
