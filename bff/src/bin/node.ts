@@ -15,6 +15,7 @@ import { isMain } from '../platform/is-main.ts'
 import { createLogger } from '../platform/logger.ts'
 import { createReadiness, NotReadyError } from '../platform/readiness.ts'
 import type { Readiness } from '../platform/readiness.ts'
+import Stripe from 'stripe'
 import { createNodeFetch } from '../platform/node-fetch.ts'
 import { loadNodePluginKeys } from '../modules/plugins/key-file.ts'
 import { createNodeUpstreamClient } from '../modules/plugins/node-upstream-client.ts'
@@ -187,7 +188,8 @@ export async function startBff(options: StartBffOptions = {}): Promise<RunningBf
         forwardedFor: c.req.header('x-forwarded-for'),
         trustedProxies: env.TRUSTED_PROXIES,
       }),
-    modelFetch: createNodeFetch(),
+    serviceFetch: createNodeFetch(),
+    webhookCrypto: Stripe.createNodeCryptoProvider(),
     pluginClient: createNodeUpstreamClient(),
     pluginKeys,
     db: sql,

@@ -3,6 +3,7 @@ import type { Context } from 'hono'
 import type { EventBus, EventLog } from '../modules/events/event-outbox.ts'
 import type { EventHub } from '../modules/events/event-hub.ts'
 import type { StripeClients } from '../modules/billing/stripe-client.ts'
+import type { WebhookCryptoProvider } from '../modules/billing/webhook-crypto.ts'
 import type { AccessTokenVerifier } from '../modules/identity/access-tokens.ts'
 import type { AuthGateway } from '../modules/identity/auth-gateway.ts'
 import type { AttachmentStorage } from '../modules/attachments/attachment-storage.ts'
@@ -115,8 +116,13 @@ export interface AppDeps {
   version?: string
   /** Stripe's clients (docs/decisions/007); by default from `STRIPE_API_URL` and the key. */
   stripe?: StripeClients
-  /** The model's HTTP client (the Node entry's is node-fetch.ts); by default the runtime's `fetch`. */
-  modelFetch?: typeof fetch
+  /**
+   * The HTTP client of the OpenAI and Stripe SDKs (the Node entry's is node-fetch.ts); by default
+   * the runtime's `fetch`. Unused when `stripe` is given.
+   */
+  serviceFetch?: typeof fetch
+  /** How Stripe's webhook signatures are computed (the Node entry's is `node:crypto`'s HMAC). */
+  webhookCrypto?: WebhookCryptoProvider
   /** How requests reach plugin upstreams (the Node entry's is `node:http`); by default `fetch`. */
   pluginClient?: UpstreamClient
   /**

@@ -172,7 +172,12 @@ export function createApp(deps: AppDeps) {
     sql: deps.db,
     stripe:
       deps.stripe ??
-      createStripeClients({ apiUrl: env.STRIPE_API_URL, secretKey: env.STRIPE_SECRET_KEY }),
+      createStripeClients({
+        apiUrl: env.STRIPE_API_URL,
+        secretKey: env.STRIPE_SECRET_KEY,
+        ...(deps.serviceFetch === undefined ? {} : { fetch: deps.serviceFetch }),
+      }),
+    ...(deps.webhookCrypto === undefined ? {} : { webhookCrypto: deps.webhookCrypto }),
     bus,
     invalidations,
     clock,
@@ -255,7 +260,7 @@ export function createApp(deps: AppDeps) {
         apiKey: env.OPENAI_API_KEY,
         modelMap: env.OPENAI_MODEL_MAP,
         timeoutMs: env.ASSISTANT_FIRST_TOKEN_TIMEOUT_MS,
-        ...(deps.modelFetch === undefined ? {} : { fetch: deps.modelFetch }),
+        ...(deps.serviceFetch === undefined ? {} : { fetch: deps.serviceFetch }),
       }),
       createModelLanes(
         {

@@ -1,14 +1,15 @@
-// Node-only: node.ts gives it to the app for the model's requests.
+// Node-only: node.ts gives it to the app for the model's and Stripe's requests.
 import http from 'node:http'
 import https from 'node:https'
 
 /**
- * `fetch` on `node:http`, for the OpenAI SDK (docs/decisions/012). Node's own `fetch` (undici)
- * builds a WHATWG Request, several AbortSignals and a chain of web streams for every request;
- * measured on this 2-core VM, a bare moderation request cost about 0.9 ms of CPU through it and
- * 0.3 ms through `node:http`, and the BFF makes two requests before each answer's first token.
+ * `fetch` on `node:http`, for the OpenAI and Stripe SDKs (docs/decisions/012 and 040). Node's own
+ * `fetch` (undici) builds a WHATWG Request, several AbortSignals and a chain of web streams for
+ * every request; measured on this 2-core VM, a bare moderation request cost about 0.9 ms of CPU
+ * through it and 0.3 ms through `node:http`, and the BFF makes two requests before each answer's
+ * first token (and a webhook's re-fetch from Stripe holds its batch's transaction open).
  *
- * What the SDK sends and reads, and no more: string or byte bodies (JSON), any method and
+ * What the SDKs send and read, and no more: string or byte bodies (JSON, Stripe's form), any method and
  * headers, an AbortSignal; a real `Response` back, its body streamed as the bytes arrive.
  * Connections are kept alive. It asks for uncompressed answers (`Accept-Encoding: identity`;
  * fetch would offer gzip and decode it), so nothing needs decoding. Anything else (a `Request` object, a stream or

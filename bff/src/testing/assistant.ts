@@ -36,7 +36,7 @@ export async function startAssistantTestApp(
   try {
     t = await startIdentityTestApp({
       ...options,
-      deps: { modelFetch: createNodeFetch(), ...options.deps },
+      deps: { serviceFetch: createNodeFetch(), ...options.deps },
       env: {
         OPENAI_BASE_URL: `${openai.url}/v1`,
         // Tests send far more than a person would; the limit has its own test.

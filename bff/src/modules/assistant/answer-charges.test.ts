@@ -35,7 +35,7 @@ beforeAll(async () => {
       ASSISTANT_MAX_ANSWER_SECONDS: '1',
     },
     deps: {
-      modelFetch: (input, init) => {
+      serviceFetch: (input, init) => {
         const url = input instanceof Request ? input.url : String(input)
         if (url.endsWith('/chat/completions')) {
           steps.push('model asked')

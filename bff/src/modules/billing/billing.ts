@@ -51,6 +51,7 @@ import {
 import type { SubscriptionState } from './subscription-state.ts'
 import { isTransientDatabaseError } from './transient.ts'
 import { createWebhookCryptoProvider, isSignedInTheFuture } from './webhook-crypto.ts'
+import type { WebhookCryptoProvider } from './webhook-crypto.ts'
 import { createWebhookBatcher, inOrder } from './webhook-batches.ts'
 import type { BillingChange, WebhookResult } from './webhooks.ts'
 
@@ -70,6 +71,11 @@ export interface BillingDeps {
   /** Where Stripe sends people back to (`PUBLIC_ORIGIN`). */
   publicOrigin: string
   webhookSecret: string
+  /**
+   * How webhook signatures are computed (the Node entry's is `node:crypto`'s HMAC); by default
+   * Web Crypto with the secret imported once (webhook-crypto.ts).
+   */
+  webhookCrypto?: WebhookCryptoProvider
   /** How long a user's subscription read is kept in memory (as /api/me's profile read). */
   cacheMs?: number
   /** Delays before each retry of a seat change that failed transiently (ms). */
@@ -116,11 +122,9 @@ export interface Billing {
   previewSeats(session: BillingSession, quantity: number): Promise<SeatPreview>
 }
 
-// Web Crypto, the signing secret imported once (not on every delivery as the SDK's provider does).
-const webhookCrypto = createWebhookCryptoProvider()
-
 export function createBilling(deps: BillingDeps): Billing {
   const { sql, stripe, bus, clock, logger, publicOrigin, invalidations } = deps
+  const webhookCrypto = deps.webhookCrypto ?? createWebhookCryptoProvider()
   // The user's current subscription; a change applied in this process replaces it at once.
   const cache = createRecentCache<{ current: SubscriptionState | null }>({
     max: 10_000,

@@ -1,6 +1,9 @@
 import { ApiError } from '@tessera/contracts'
 import Stripe from 'stripe'
+import http from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
+import { createNodeFetch } from '../../platform/node-fetch.ts'
 import {
   createStripeClients,
   interactiveMaxRetries,
@@ -70,5 +73,42 @@ describe('toUpstreamError', () => {
     )
     expect(isStripeMissing(missing)).toBe(true)
     expect(isStripeMissing(invalid)).toBe(false)
+  })
+})
+
+describe('Stripe on the Node entry’s fetch (node-fetch.ts)', () => {
+  it('reads Stripe’s answers, sends its form bodies and ends a request at its timeout', async () => {
+    const bodies: string[] = []
+    const server = http.createServer((request, response) => {
+      if (request.url === '/v1/subscriptions/sub_slow') return // never answered
+      let body = ''
+      request.on('data', (chunk: Buffer) => (body += chunk.toString()))
+      request.on('end', () => {
+        bodies.push(body)
+        response.writeHead(200, { 'content-type': 'application/json' })
+        response.end(JSON.stringify({ id: 'sub_1', object: 'subscription', status: 'active' }))
+      })
+    })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as AddressInfo
+    const stripe = new Stripe('sk_test_node_fetch', {
+      host: '127.0.0.1',
+      port,
+      protocol: 'http',
+      httpClient: Stripe.createFetchHttpClient(createNodeFetch()),
+      timeout: 200,
+      maxNetworkRetries: 0,
+    })
+    try {
+      expect(await stripe.subscriptions.retrieve('sub_1')).toMatchObject({ status: 'active' })
+      await stripe.subscriptions.update('sub_1', { metadata: { seat: 'two' } })
+      expect(bodies.at(-1)).toBe('metadata[seat]=two')
+      const slow = await stripe.subscriptions.retrieve('sub_slow').catch((error: unknown) => error)
+      expect(slow).toBeInstanceOf(Stripe.errors.StripeConnectionError)
+      expect(toUpstreamError(slow)).toMatchObject({ code: 'upstream_timeout' })
+    } finally {
+      server.closeAllConnections()
+      server.close()
+    }
   })
 })

@@ -21,6 +21,16 @@ describe('the webhook crypto provider', () => {
     )
   })
 
+  it('agrees with the Node entry’s provider (node:crypto) on every payload', async () => {
+    const web = createWebhookCryptoProvider()
+    const node = Stripe.createNodeCryptoProvider()
+    for (const body of ['', payload, '\ud83d\ude00 é', 'x'.repeat(5000)]) {
+      expect(await web.computeHMACSignatureAsync(body, secret)).toBe(
+        await node.computeHMACSignatureAsync(body, secret),
+      )
+    }
+  })
+
   it('imports a secret once however many deliveries it checks', async () => {
     let imports = 0
     const counting = new Proxy(crypto.subtle, {

@@ -1,10 +1,13 @@
-// The HMAC behind Stripe's webhook signatures, for `constructEventAsync`: Web Crypto only (the
-// app stays Web-standard, docs/decisions/007), like the SDK's `createSubtleCryptoProvider()`,
-// but the signing secret is imported once instead of on every delivery (importKey cost as much as
-// the signature itself).
+// The HMAC behind Stripe's webhook signatures, for `constructEventAsync`, where the app runs on Web
+// standards only (docs/decisions/007): like the SDK's `createSubtleCryptoProvider()`, but the
+// signing secret is imported once instead of on every delivery (importKey cost as much as the
+// signature itself). The Node entry gives the app `node:crypto`'s HMAC instead (decision 040).
 import type Stripe from 'stripe'
 
-type CryptoProvider = NonNullable<Parameters<Stripe['webhooks']['constructEventAsync']>[4]>
+/** What the SDK computes webhook signatures with. */
+export type WebhookCryptoProvider = NonNullable<
+  Parameters<Stripe['webhooks']['constructEventAsync']>[4]
+>
 type Subtle = typeof crypto.subtle
 type Key = Awaited<ReturnType<Subtle['importKey']>>
 
@@ -12,7 +15,7 @@ const encoder = new TextEncoder()
 const hexOfByte = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'))
 
 /** A Stripe crypto provider on `crypto.subtle` that keeps each secret's imported key. */
-export function createWebhookCryptoProvider(subtle: Subtle = crypto.subtle): CryptoProvider {
+export function createWebhookCryptoProvider(subtle: Subtle = crypto.subtle): WebhookCryptoProvider {
   // One entry per signing secret (one, two while a secret is rolled): never grows with traffic.
   const keys = new Map<string, Promise<Key>>()
   const keyOf = (secret: string): Promise<Key> => {
