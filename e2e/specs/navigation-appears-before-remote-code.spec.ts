@@ -68,3 +68,22 @@ test('the session and the remotes are asked for by the page itself, once each', 
   ).toBeVisible()
   expect(reads.sort()).toEqual(['/api/me other', '/api/remotes other'])
 })
+
+test('a remote page fetches each of its files once: every hint is in the mode its code asks in', async ({
+  page,
+}) => {
+  // The BFF hints the route's files in the page (routeHints). A hint in another CORS mode than
+  // the request that follows is not reused: the file would be fetched a second time.
+  const fetched: string[] = []
+  page.on('request', (request) => {
+    if (request.url().startsWith(e2eStack.cdnUrl)) fetched.push(request.url())
+  })
+  await page.goto('/assistant')
+  await expect(
+    page.locator('[data-tessera-remote="ai"]').getByRole('heading', { level: 1 }),
+  ).toBeVisible()
+  await page.waitForLoadState('networkidle')
+  // The route chunk's stylesheet (added by Vite's preload helper) is among them.
+  expect(fetched.filter((url) => url.endsWith('.css')).length).toBeGreaterThan(1)
+  expect(fetched.filter((url, index) => fetched.indexOf(url) !== index)).toEqual([])
+})

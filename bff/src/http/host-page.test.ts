@@ -294,9 +294,29 @@ describe('the page’s preload hints for the route’s remote', () => {
     }
     expect(routeHints('/billing/plans', { remotes: [remote] }).slice(-2)).toEqual([
       { rel: 'modulepreload', href: `${cdn}/billing-routes-1.js` },
-      { rel: 'preload', href: `${cdn}/billing-routes-1.css` },
+      { rel: 'preload', href: `${cdn}/billing-routes-1.css`, cors: true },
     ])
     expect(routeHints('/assistant', { remotes: [remote] })).toEqual([])
+  })
+
+  it('hints each stylesheet in the CORS mode of the code that adds it, so it is fetched once', () => {
+    const remote = {
+      ...billing,
+      preload: [`${cdn}/__federation_expose_Plugin-1.css`],
+      routePreload: [`${cdn}/billing-routes-1.css`],
+    }
+    const head = withRouteHints(
+      `<head>${ROUTE_HINTS_MARKER}</head>`,
+      routeHints('/billing', { remotes: [remote] }),
+    )
+    // originjs adds the exposed module's as a plain link; Vite's preload helper, a route chunk's
+    // with crossorigin="".
+    expect(head).toContain(
+      `<link rel="preload" as="style" href="${cdn}/__federation_expose_Plugin-1.css">`,
+    )
+    expect(head).toContain(
+      `<link rel="preload" as="style" crossorigin href="${cdn}/billing-routes-1.css">`,
+    )
   })
 
   it('takes only http(s) files on the entry’s origin, escaped', () => {

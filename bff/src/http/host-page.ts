@@ -101,10 +101,16 @@ export async function hostPage(
   return new Response(html, { status: 200, headers })
 }
 
-/** A `<link>` the page carries so the browser fetches a file before the host asks for it. */
+/**
+ * A `<link>` the page carries so the browser fetches a file before the host asks for it: a module
+ * script, or a stylesheet fetched as the code that adds it will ask for it (a hint in another CORS
+ * mode is not reused, and the file is fetched twice).
+ */
 export interface PreloadHint {
   rel: 'modulepreload' | 'preload'
   href: string
+  /** A stylesheet Vite's preload helper adds (a route chunk's): it asks in CORS mode. */
+  cors?: true
 }
 
 /**
@@ -132,12 +138,19 @@ export function routeHints(
   const entry = safeUrl(remote.entryUrl)
   if (entry === null) return []
   const hints: PreloadHint[] = [{ rel: 'modulepreload', href: entry.href }]
-  for (const raw of [...(remote.preload ?? []), ...(remote.routePreload ?? [])]) {
-    const url = safeUrl(raw)
-    if (url === null || url.origin !== entry.origin) continue
-    if (url.pathname.endsWith('.js')) hints.push({ rel: 'modulepreload', href: url.href })
-    else if (url.pathname.endsWith('.css')) hints.push({ rel: 'preload', href: url.href })
+  const add = (files: readonly string[], cssCors: boolean) => {
+    for (const raw of files) {
+      const url = safeUrl(raw)
+      if (url === null || url.origin !== entry.origin) continue
+      if (url.pathname.endsWith('.js')) hints.push({ rel: 'modulepreload', href: url.href })
+      else if (url.pathname.endsWith('.css'))
+        hints.push({ rel: 'preload', href: url.href, ...(cssCors ? { cors: true as const } : {}) })
+    }
   }
+  // originjs adds the exposed module's stylesheets as plain links; Vite's preload helper adds a
+  // route chunk's with `crossorigin`.
+  add(remote.preload ?? [], false)
+  add(remote.routePreload ?? [], true)
   return hints
 }
 
@@ -160,9 +173,8 @@ export const ROUTE_HINTS_MARKER = '<!-- tessera:route-hints -->'
 /**
  * The page with the hints at the end of its head, after the host's own scripts (so the browser
  * asks for those first), and without the marker. Module scripts load in CORS mode, so their hints
- * say `crossorigin`; originjs adds a remote's stylesheet as a plain `<link>`, so its hint does
- * not. No inline script: the CSP stays as it is (the remotes' origins are already in script-src
- * and style-src).
+ * say `crossorigin`; a stylesheet's says it when the code that adds it will (`cors`). No inline
+ * script: the CSP stays as it is (the remotes' origins are already in script-src and style-src).
  */
 export function withRouteHints(html: string, hints: readonly PreloadHint[]): string {
   const at = html.indexOf(ROUTE_HINTS_MARKER)
@@ -174,7 +186,7 @@ export function withRouteHints(html: string, hints: readonly PreloadHint[]): str
     .map((hint) =>
       hint.rel === 'modulepreload'
         ? `<link rel="modulepreload" crossorigin href="${escapeAttribute(hint.href)}">`
-        : `<link rel="preload" as="style" href="${escapeAttribute(hint.href)}">`,
+        : `<link rel="preload" as="style"${hint.cors === true ? ' crossorigin' : ''} href="${escapeAttribute(hint.href)}">`,
     )
     .join('')
   return `${page.slice(0, end)}${links}${page.slice(end)}`

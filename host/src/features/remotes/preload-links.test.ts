@@ -88,6 +88,8 @@ describe('prefetchRemote', () => {
       'modulepreload',
       'preload',
     ])
+    // Vite's preload helper adds a route chunk's stylesheet with crossorigin="": the same mode.
+    expect(links().at(-1)).toMatchObject({ as: 'style', crossorigin: 'anonymous' })
   })
 
   it('adds nothing for files the page already hints (the BFF’s links for the first route)', () => {

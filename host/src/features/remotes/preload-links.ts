@@ -8,6 +8,7 @@ export function preloadRemoteFiles(
   doc: Document,
   entryUrl: string,
   urls: readonly string[],
+  stylesheets: 'plain' | 'cors' = 'plain',
 ): number {
   const origin = new URL(entryUrl).origin
   const present = new Set(
@@ -31,10 +32,12 @@ export function preloadRemoteFiles(
       link.rel = 'modulepreload'
       link.crossOrigin = 'anonymous'
     } else if (url.pathname.endsWith('.css')) {
-      // originjs adds the stylesheet as a plain <link rel="stylesheet"> (no CORS), so no
-      // crossorigin here either, or the preload would not be reused.
+      // In the mode of the code that adds the stylesheet, or the preload is not reused: originjs
+      // adds the exposed module's as a plain <link rel="stylesheet">, Vite's preload helper a
+      // route chunk's with crossorigin="".
       link.rel = 'preload'
       link.as = 'style'
+      if (stylesheets === 'cors') link.crossOrigin = 'anonymous'
     } else {
       continue
     }
@@ -56,9 +59,8 @@ export function prefetchRemote(
   doc: Document,
   remote: { entryUrl: string; preload?: readonly string[]; routePreload?: readonly string[] },
 ): number {
-  return preloadRemoteFiles(doc, remote.entryUrl, [
-    remote.entryUrl,
-    ...(remote.preload ?? []),
-    ...(remote.routePreload ?? []),
-  ])
+  return (
+    preloadRemoteFiles(doc, remote.entryUrl, [remote.entryUrl, ...(remote.preload ?? [])]) +
+    preloadRemoteFiles(doc, remote.entryUrl, remote.routePreload ?? [], 'cors')
+  )
 }
