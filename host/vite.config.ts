@@ -8,6 +8,7 @@ import { defineConfig, type Plugin, type ProxyOptions } from 'vite'
 import { scopeCss } from '@tessera/remote-build/scope-css'
 import { readBuildEnv } from './build-env.ts'
 import { precompress } from './precompress.ts'
+import { themeTokensCss } from './src/lib/platform/theme-tokens.ts'
 
 const hostDir = path.dirname(fileURLToPath(import.meta.url))
 const env = readBuildEnv(process.env)
@@ -34,6 +35,19 @@ function monolithFederation(): Plugin {
       const resolved = await this.resolve(source, importer, { ...options, skipSelf: true })
       return resolved?.id === federationModule ? monolithModule : null
     },
+  }
+}
+
+/**
+ * `virtual:tessera-theme-tokens.css`: the theme's token sets as CSS, made from the store's own
+ * values (src/lib/platform/theme.ts), for the page's first paint before any script.
+ */
+function themeTokensStylesheet(): Plugin {
+  const id = 'virtual:tessera-theme-tokens.css'
+  return {
+    name: 'tessera:theme-tokens',
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    load: (resolved) => (resolved === `\0${id}` ? themeTokensCss() : null),
   }
 }
 
@@ -153,6 +167,7 @@ export default defineConfig({
   root: hostDir,
   plugins: [
     react(),
+    themeTokensStylesheet(),
     ...(env.monolith
       ? [monolithFederation(), withoutRouteHints()]
       : [federationPlugin(), preloadSharedModules()]),

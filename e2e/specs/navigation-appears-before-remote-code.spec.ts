@@ -87,3 +87,29 @@ test('a remote page fetches each of its files once: every hint is in the mode it
   expect(fetched.filter((url) => url.endsWith('.css')).length).toBeGreaterThan(1)
   expect(fetched.filter((url, index) => fetched.indexOf(url) !== index)).toEqual([])
 })
+
+test('before any script has run, the page is painted in the visitor’s system theme', async ({
+  browser,
+}) => {
+  // What a phone shows while the scripts download: the boot skeleton from the page's HTML and the
+  // host's stylesheet, with the theme's tokens (not the browser's white page and serif text, then
+  // a flip once the theme store runs).
+  for (const [colorScheme, background, text] of [
+    ['dark', 'rgb(14, 17, 22)', 'rgb(230, 233, 239)'],
+    ['light', 'rgb(246, 247, 249)', 'rgb(22, 26, 34)'],
+  ] as const) {
+    const context = await browser.newContext({ colorScheme })
+    const page = await context.newPage()
+    await page.route('**/*.js', (route) => route.abort())
+    await page.goto(`${e2eStack.appUrl}/assistant`)
+    await expect(page.getByRole('status')).toHaveText('Starting Tessera…')
+    const painted = await page.evaluate(() => {
+      const body = getComputedStyle(document.body)
+      return { background: body.backgroundColor, text: body.color, font: body.fontFamily }
+    })
+    expect(painted.background, colorScheme).toBe(background)
+    expect(painted.text, colorScheme).toBe(text)
+    expect(painted.font).toContain('system-ui')
+    await context.close()
+  }
+})

@@ -6,6 +6,7 @@ import { createKernel } from './kernel.ts'
 import { renderApp } from './render.tsx'
 import { fetchSnapshot } from './snapshot.ts'
 // In this order: later sheets override earlier ones, and small screens override them all.
+import 'virtual:tessera-theme-tokens.css'
 import './app.css'
 import './frame.css'
 import './pages.css'

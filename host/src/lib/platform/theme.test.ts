@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { themeTokens, type ThemeName } from '@tessera/contracts'
-import { createThemeStore, THEME_STORAGE_KEY, themeTokenValues } from './theme.ts'
+import { createThemeStore, THEME_STORAGE_KEY } from './theme.ts'
+import { themeTokensCss, themeTokenValues } from './theme-tokens.ts'
 
 function setup({
   stored = null,
@@ -86,6 +87,27 @@ describe('createThemeStore', () => {
   it('defines both themes for every contract token', () => {
     for (const theme of ['light', 'dark'] as const) {
       expect(Object.keys(themeTokenValues[theme]).sort()).toEqual([...themeTokens].sort())
+    }
+  })
+})
+
+describe('themeTokensCss', () => {
+  /** The custom properties (and colour scheme) a block declares. */
+  const declared = (block: string) =>
+    Object.fromEntries(
+      [...block.matchAll(/([a-z-]+):\s*([^;{}]+);/g)].map((match) => [match[1], match[2]!.trim()]),
+    )
+
+  it('paints the light tokens by default and the dark ones for a system in dark mode', () => {
+    const css = themeTokensCss()
+    const dark = css.indexOf('@media (prefers-color-scheme: dark)')
+    expect(dark).toBeGreaterThan(0)
+    for (const [theme, block] of [
+      ['light', css.slice(0, dark)],
+      ['dark', css.slice(dark)],
+    ] as const) {
+      expect(declared(block)).toEqual({ 'color-scheme': theme, ...themeTokenValues[theme] })
+      expect(Object.keys(declared(block))).toEqual(['color-scheme', ...themeTokens])
     }
   })
 })
