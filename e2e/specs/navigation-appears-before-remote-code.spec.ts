@@ -113,3 +113,25 @@ test('before any script has run, the page is painted in the visitor’s system t
     await context.close()
   }
 })
+
+test('before any script, the page is painted in the theme the visitor picked, not the system’s', async ({
+  browser,
+}) => {
+  // The toggle's pick is kept in localStorage; the page's one inline script (allowed by its hash
+  // in the CSP) applies it before the first paint.
+  const context = await browser.newContext({ colorScheme: 'light' })
+  await context.addInitScript(() => localStorage.setItem('tessera.theme', 'dark'))
+  const page = await context.newPage()
+  const violations: string[] = []
+  page.on('console', (message) => {
+    if (message.text().includes('Content Security Policy')) violations.push(message.text())
+  })
+  await page.route('**/*.js', (route) => route.abort())
+  await page.goto(`${e2eStack.appUrl}/assistant`)
+  await expect(page.getByRole('status')).toHaveText('Starting Tessera…')
+  expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe(
+    'rgb(14, 17, 22)',
+  )
+  expect(violations).toEqual([])
+  await context.close()
+})

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { buildHostCsp, remoteOrigins } from './csp.ts'
+import { createHash } from 'node:crypto'
+import { buildHostCsp, inlineScriptHashes, remoteOrigins } from './csp.ts'
 import { remoteEntry } from '../testing/app.ts'
 
 function directives(policy: string): Map<string, string[]> {
@@ -83,5 +84,16 @@ describe('buildHostCsp', () => {
 
   it('allows only the page’s own scripts when no remote is registered', () => {
     expect(directives(buildHostCsp([])).get('script-src')).toEqual(["'self'"])
+  })
+
+  it('allows the page’s own inline scripts by their hashes, and no other inline script', async () => {
+    const theme = "\n  try { document.documentElement.dataset.theme = 'dark' } catch {}\n"
+    const html = `<head><script>${theme}</script><script type="module" src="/a.js"></script><script src="/b.js" defer></script></head>`
+    const hashes = await inlineScriptHashes(html)
+    // The browser's hash: SHA-256 of the exact text between the tags, in base64.
+    expect(hashes).toEqual([`sha256-${createHash('sha256').update(theme).digest('base64')}`])
+    expect(directives(buildHostCsp(['https://cdn.example.com'], hashes)).get('script-src')).toEqual(
+      ["'self'", `'${hashes[0]}'`, 'https://cdn.example.com'],
+    )
   })
 })

@@ -18,12 +18,18 @@ export function remoteOrigins(snapshot: Pick<RegistrySnapshot, 'remotes'>): stri
   return [...origins].sort()
 }
 
-/** The Content-Security-Policy of the host page, allowing the remotes' origins. */
-export function buildHostCsp(origins: readonly string[]): string {
+/**
+ * The Content-Security-Policy of the host page, allowing the remotes' origins and, by their hashes
+ * (`inlineScriptHashes`), the page's own inline scripts and no other.
+ */
+export function buildHostCsp(
+  origins: readonly string[],
+  inlineScriptHashes: readonly string[] = [],
+): string {
   const withRemotes = (...sources: string[]): string => [...sources, ...origins].join(' ')
   const directives: [string, string][] = [
     ['default-src', "'self'"],
-    ['script-src', withRemotes("'self'")],
+    ['script-src', withRemotes("'self'", ...inlineScriptHashes.map((hash) => `'${hash}'`))],
     // originjs injects the remotes' CSS as <link> elements, and React sets inline styles.
     ['style-src', withRemotes("'self'", "'unsafe-inline'")],
     ['connect-src', withRemotes("'self'")],
@@ -38,4 +44,17 @@ export function buildHostCsp(origins: readonly string[]): string {
     ['report-to', CSP_REPORT_GROUP],
   ]
   return directives.map(([name, value]) => `${name} ${value}`).join('; ')
+}
+
+/**
+ * The CSP sources (`sha256-…`) of a page's inline scripts (those without `src`), as the browser
+ * hashes them: the exact text between the tags.
+ */
+export async function inlineScriptHashes(html: string): Promise<string[]> {
+  const hashes: string[] = []
+  for (const match of html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/gi)) {
+    const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(match[1]))
+    hashes.push(`sha256-${btoa(String.fromCharCode(...new Uint8Array(digest)))}`)
+  }
+  return hashes
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { gunzipSync } from 'node:zlib'
 import type { Context } from 'hono'
 import { describe, expect, it } from 'vitest'
@@ -250,6 +251,21 @@ describe('the page’s preload hints for the route’s remote', () => {
     expect(html).not.toContain('/console/1.0.0/')
     // The CSP still allows its origin, so an operator's page can load it.
     expect(response.headers.get('content-security-policy')).toContain('https://cdn.example.com')
+  })
+
+  it('allows the page’s inline script by its hash in the page’s CSP', async () => {
+    const script = "document.documentElement.dataset.theme = 'dark'"
+    const withScript: HostAssets = {
+      indexHtml: async () =>
+        `<!doctype html><html><head><script>${script}</script></head><body></body></html>`,
+      serve: async (_c: Context) => null,
+    }
+    const { app } = createTestApp({ registry: { remotes: [] }, deps: { assets: withScript } })
+    const response = await app.request('/', { headers: { accept: 'text/html' } })
+    const hash = createHash('sha256').update(script).digest('base64')
+    expect(response.headers.get('content-security-policy')).toContain(
+      `script-src 'self' 'sha256-${hash}';`,
+    )
   })
 
   it('adds none to a page without the marker (a host that loads no remote code)', async () => {

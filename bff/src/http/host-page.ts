@@ -2,7 +2,7 @@ import { CONTRACT_MAJOR, type RegistrySnapshot } from '@tessera/contracts'
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { AppEnv } from './app-env.ts'
 import { gzip, preferredEncoding, varyOnEncoding } from './content-encoding.ts'
-import { buildHostCsp, remoteOrigins } from './csp.ts'
+import { buildHostCsp, inlineScriptHashes, remoteOrigins } from './csp.ts'
 
 /** The built host, as the runtime entry provides it (files on disk under Node). */
 export interface HostAssets {
@@ -81,7 +81,7 @@ export async function hostPage(
   const template = await deps.assets.indexHtml()
   if (template === null) return null
   const snapshot = await deps.readSnapshot()
-  const csp = buildHostCsp(remoteOrigins(snapshot))
+  const csp = buildHostCsp(remoteOrigins(snapshot), await scriptHashesOf(template))
   const hinted = deps.readPublicSnapshot === undefined ? snapshot : await deps.readPublicSnapshot()
   const html = withRouteHints(template, routeHints(c.req.path, hinted))
   const headers = new Headers({
@@ -99,6 +99,13 @@ export async function hostPage(
     return new Response(body, { status: 200, headers })
   }
   return new Response(html, { status: 200, headers })
+}
+
+/** The inline scripts' hashes of the host's page, worked out once per text of it. */
+let hashedTemplate: { html: string; hashes: Promise<string[]> } | null = null
+function scriptHashesOf(html: string): Promise<string[]> {
+  if (hashedTemplate?.html !== html) hashedTemplate = { html, hashes: inlineScriptHashes(html) }
+  return hashedTemplate.hashes
 }
 
 /**

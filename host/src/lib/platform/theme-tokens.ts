@@ -44,16 +44,25 @@ export const themeTokenValues: Record<ThemeName, Record<ThemeToken, string>> = {
 }
 
 /**
- * The token sets as a stylesheet: the light set on `:root`, the dark one for a system in dark mode.
- * The host's build puts it in the page's CSS (vite.config.ts), so what the page paints before any
- * script runs (the boot skeleton) is in the visitor's system theme, not the browser's defaults;
- * the store's inline tokens on the root element then win over it.
+ * The token sets as a stylesheet: the light set on `:root`, the dark one for a system in dark mode,
+ * and either for a page whose root says `data-theme` (the visitor's pick, set by index.html's
+ * script before the first paint and by the store). The host's build puts it in the page's CSS
+ * (vite.config.ts), so what the page paints before its scripts run (the boot skeleton) is in the
+ * visitor's theme, not the browser's defaults; the store's inline tokens then win over it.
  */
 export function themeTokensCss(): string {
-  const block = (theme: ThemeName, indent: string) =>
+  const block = (selector: string, theme: ThemeName, indent = '') =>
     [
-      `${indent}color-scheme: ${theme};`,
-      ...themeTokens.map((token) => `${indent}${token}: ${themeTokenValues[theme][token]};`),
+      `${indent}${selector} {`,
+      `${indent}  color-scheme: ${theme};`,
+      ...themeTokens.map((token) => `${indent}  ${token}: ${themeTokenValues[theme][token]};`),
+      `${indent}}`,
     ].join('\n')
-  return `:root {\n${block('light', '  ')}\n}\n@media (prefers-color-scheme: dark) {\n  :root {\n${block('dark', '    ')}\n  }\n}\n`
+  return [
+    block(':root', 'light'),
+    `@media (prefers-color-scheme: dark) {\n${block(':root', 'dark', '  ')}\n}`,
+    block(":root[data-theme='light']", 'light'),
+    block(":root[data-theme='dark']", 'dark'),
+    '',
+  ].join('\n')
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { themeTokens, type ThemeName } from '@tessera/contracts'
 import { createThemeStore, THEME_STORAGE_KEY } from './theme.ts'
 import { themeTokensCss, themeTokenValues } from './theme-tokens.ts'
+import indexHtml from '../../../index.html?raw'
 
 function setup({
   stored = null,
@@ -92,22 +93,29 @@ describe('createThemeStore', () => {
 })
 
 describe('themeTokensCss', () => {
-  /** The custom properties (and colour scheme) a block declares. */
-  const declared = (block: string) =>
-    Object.fromEntries(
-      [...block.matchAll(/([a-z-]+):\s*([^;{}]+);/g)].map((match) => [match[1], match[2]!.trim()]),
-    )
+  /** Each block's selector (with its media query, if any) and what it declares. */
+  const blocks = (css: string) =>
+    [...css.matchAll(/(@media[^{]+\{\s*)?([^{}@]+?)\s*\{([^{}]*)\}/g)].map((match) => ({
+      selector: `${match[1]?.replace(/\s*\{\s*$/, '').trim() ?? ''} ${match[2]!.trim()}`.trim(),
+      declared: Object.fromEntries(
+        [...match[3]!.matchAll(/([a-z-]+):\s*([^;]+);/g)].map((m) => [m[1], m[2]!.trim()]),
+      ),
+    }))
 
-  it('paints the light tokens by default and the dark ones for a system in dark mode', () => {
-    const css = themeTokensCss()
-    const dark = css.indexOf('@media (prefers-color-scheme: dark)')
-    expect(dark).toBeGreaterThan(0)
-    for (const [theme, block] of [
-      ['light', css.slice(0, dark)],
-      ['dark', css.slice(dark)],
-    ] as const) {
-      expect(declared(block)).toEqual({ 'color-scheme': theme, ...themeTokenValues[theme] })
-      expect(Object.keys(declared(block))).toEqual(['color-scheme', ...themeTokens])
-    }
+  it('paints the system’s theme, or the one the visitor picked, before any script', () => {
+    const tokens = (theme: ThemeName) => ({ 'color-scheme': theme, ...themeTokenValues[theme] })
+    expect(blocks(themeTokensCss())).toEqual([
+      { selector: ':root', declared: tokens('light') },
+      { selector: '@media (prefers-color-scheme: dark) :root', declared: tokens('dark') },
+      // Later, so a pick wins over the system's scheme.
+      { selector: ":root[data-theme='light']", declared: tokens('light') },
+      { selector: ":root[data-theme='dark']", declared: tokens('dark') },
+    ])
+    expect(Object.keys(tokens('dark'))).toEqual(['color-scheme', ...themeTokens])
+  })
+
+  it('is applied from the key the store keeps the pick under, by index.html’s script', () => {
+    expect(indexHtml).toContain(`localStorage.getItem('${THEME_STORAGE_KEY}')`)
+    expect(indexHtml).toContain('document.documentElement.dataset.theme = theme')
   })
 })
