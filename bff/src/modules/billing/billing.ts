@@ -71,10 +71,7 @@ export interface BillingDeps {
   /** Where Stripe sends people back to (`PUBLIC_ORIGIN`). */
   publicOrigin: string
   webhookSecret: string
-  /**
-   * How webhook signatures are computed (the Node entry's is `node:crypto`'s HMAC); by default
-   * Web Crypto with the secret imported once (webhook-crypto.ts).
-   */
+  /** Computes webhook signatures: by default Web Crypto (webhook-crypto.ts); Node's on Node. */
   webhookCrypto?: WebhookCryptoProvider
   /** How long a user's subscription read is kept in memory (as /api/me's profile read). */
   cacheMs?: number
