@@ -3,7 +3,7 @@ import {
   __federation_method_setRemote,
   __federation_method_unwrapDefault,
 } from 'virtual:__federation__'
-import { preloadRemoteFiles } from './preload-links.ts'
+import { preloadRemoteFiles, takeUpStylesheetHints } from './preload-links.ts'
 import { RemoteLoadError, type RemoteEntryRef } from './remote-load-error.ts'
 
 // The one module that knows the federation plugin (DESIGN §4): replacing @originjs with another
@@ -35,6 +35,8 @@ export function registerRemote(ref: RemoteEntryRef): string {
   // entry rather than one import after another. A retry goes through the imports alone: the
   // hints are a head start for the first load, not part of loading.
   if (count === 1 && ref.preload) preloadRemoteFiles(document, ref.entryUrl, ref.preload)
+  // A retry after a failed download: a stylesheet hint that failed would fail it again.
+  if (count > 1) takeUpStylesheetHints(document, ref)
   __federation_method_setRemote(key, {
     url: () => Promise.resolve(url.toString()),
     format: 'esm',

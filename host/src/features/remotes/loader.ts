@@ -215,6 +215,7 @@ export function createRemoteLoader({
       version: remote.version,
       entryUrl: remote.entryUrl,
       ...(remote.preload ? { preload: remote.preload } : {}),
+      ...(remote.routePreload ? { routePreload: remote.routePreload } : {}),
     }
     const reportFailure = (
       ref: RemoteEntryRef,

@@ -1,5 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { prefetchRemote, preloadRemoteFiles } from './preload-links.ts'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { prefetchRemote, preloadRemoteFiles, takeUpStylesheetHints } from './preload-links.ts'
 
 const entry = 'http://cdn.test/ai/1.0.0/assets/remoteEntry.js'
 const base = 'http://cdn.test/ai/1.0.0/assets'
@@ -99,5 +99,37 @@ describe('prefetchRemote', () => {
     )
     expect(prefetchRemote(document, { entryUrl: entry })).toBe(0)
     expect(links()).toHaveLength(1)
+  })
+})
+
+describe('takeUpStylesheetHints', () => {
+  afterEach(() => {
+    document.head.replaceChildren()
+  })
+
+  it('asks once for each hinted stylesheet in its hint’s mode, and keeps nothing of it', () => {
+    const remote = {
+      entryUrl: entry,
+      preload: [
+        `${base}/__federation_expose_Plugin-a1.js`,
+        `${base}/__federation_expose_Plugin-a1.css`,
+      ],
+      routePreload: [`${base}/billing-routes-b2.css`, 'http://elsewhere.test/x.css'],
+    }
+    const appended: HTMLLinkElement[] = []
+    const append = document.head.append.bind(document.head)
+    vi.spyOn(document.head, 'append').mockImplementation((...nodes) => {
+      appended.push(...(nodes as HTMLLinkElement[]))
+      append(...nodes)
+    })
+    expect(takeUpStylesheetHints(document, remote)).toBe(2)
+    expect(appended.map((link) => [link.rel, link.getAttribute('crossorigin'), link.href])).toEqual(
+      [
+        ['stylesheet', null, `${base}/__federation_expose_Plugin-a1.css`],
+        ['stylesheet', 'anonymous', `${base}/billing-routes-b2.css`],
+      ],
+    )
+    // Settled (here, refused: the test DOM loads no stylesheet): nothing of them is kept.
+    expect(links()).toEqual([])
   })
 })

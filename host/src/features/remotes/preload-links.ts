@@ -64,3 +64,40 @@ export function prefetchRemote(
     preloadRemoteFiles(doc, remote.entryUrl, remote.routePreload ?? [], 'cors')
   )
 }
+
+/**
+ * Before a retry of a remote, takes up what its stylesheet hints left behind. Chromium keeps a
+ * preload whose download failed and hands that failure to the next request for the file in the
+ * same mode instead of fetching it again: after its origin is back, the remote would stay unstyled,
+ * and a route whose stylesheet Vite's preload helper waits for would fail to load. One request in
+ * each hint's mode (a stylesheet link, removed once it settles, so nothing is applied from it)
+ * takes the kept preload, failed or not; the remote's own request then downloads the file anew or
+ * finds it cached. Returns how many it made.
+ */
+export function takeUpStylesheetHints(
+  doc: Document,
+  remote: { entryUrl: string; preload?: readonly string[]; routePreload?: readonly string[] },
+): number {
+  const origin = new URL(remote.entryUrl).origin
+  let made = 0
+  const takeUp = (urls: readonly string[], cors: boolean) => {
+    for (const raw of urls) {
+      if (!URL.canParse(raw)) continue
+      const url = new URL(raw)
+      if (url.origin !== origin || !url.pathname.endsWith('.css')) continue
+      const link = doc.createElement('link')
+      link.rel = 'stylesheet'
+      if (cors) link.crossOrigin = 'anonymous'
+      link.href = url.href
+      const settle = () => link.remove()
+      link.addEventListener('load', settle, { once: true })
+      link.addEventListener('error', settle, { once: true })
+      doc.head.append(link)
+      made += 1
+    }
+  }
+  // The modes of preloadRemoteFiles: originjs's plain links, Vite's preload helper's CORS ones.
+  takeUp(remote.preload ?? [], false)
+  takeUp(remote.routePreload ?? [], true)
+  return made
+}

@@ -21,4 +21,6 @@ export interface RemoteEntryRef {
   entryUrl: string
   /** Files the exposed module needs at once, to request together with the entry (a hint). */
   preload?: readonly string[]
+  /** What its pages load next (the page may have hinted them: see `takeUpStylesheetHints`). */
+  routePreload?: readonly string[]
 }
