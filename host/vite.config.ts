@@ -40,7 +40,7 @@ function monolithFederation(): Plugin {
 
 /**
  * `virtual:tessera-theme-tokens.css`: the theme's token sets as CSS, made from the store's own
- * values (src/lib/platform/theme.ts), for the page's first paint before any script.
+ * values (src/lib/platform/theme-tokens.ts), for the page's first paint before any script.
  */
 function themeTokensStylesheet(): Plugin {
   const id = 'virtual:tessera-theme-tokens.css'

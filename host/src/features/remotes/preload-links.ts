@@ -1,16 +1,47 @@
+type StylesheetMode = 'plain' | 'cors'
+
+/** A remote as the hints see it: its entry and the file lists of its build. */
+interface HintedRemote {
+  entryUrl: string
+  preload?: readonly string[]
+  routePreload?: readonly string[]
+}
+
+/**
+ * The files of `urls` on the entry's origin, so a registry entry cannot make the page fetch from
+ * anywhere else. A malformed one is skipped (the snapshot schema refuses them anyway): the remote
+ * still loads without it.
+ */
+function onEntryOrigin(entryUrl: string, urls: readonly string[]): URL[] {
+  const origin = new URL(entryUrl).origin
+  return urls
+    .filter((raw) => URL.canParse(raw))
+    .map((raw) => new URL(raw))
+    .filter((url) => url.origin === origin)
+}
+
+/**
+ * A remote's file lists with the mode their stylesheets are asked for in: originjs adds the
+ * exposed module's (`preload`) as a plain <link rel="stylesheet">, Vite's preload helper a route
+ * chunk's (`routePreload`) with crossorigin="". A hint in another mode is not reused.
+ */
+const byStylesheetMode = (remote: HintedRemote): [readonly string[], StylesheetMode][] => [
+  [remote.preload ?? [], 'plain'],
+  [remote.routePreload ?? [], 'cors'],
+]
+
 /**
  * Asks the browser to fetch a remote's files now, alongside its entry, instead of discovering
  * them one import after another (entry → exposed module → its chunks). The list comes from the
- * remote's build (`preload` in the snapshot); only files on the entry's origin are taken, so a
- * registry entry cannot make the page fetch from anywhere else. Returns how many links it added.
+ * remote's build (`preload` in the snapshot); only files on the entry's origin are taken.
+ * Stylesheets are hinted in `stylesheets`' mode. Returns how many links it added.
  */
 export function preloadRemoteFiles(
   doc: Document,
   entryUrl: string,
   urls: readonly string[],
-  stylesheets: 'plain' | 'cors' = 'plain',
+  stylesheets: StylesheetMode = 'plain',
 ): number {
-  const origin = new URL(entryUrl).origin
   const present = new Set(
     [
       ...doc.head.querySelectorAll<HTMLLinkElement>(
@@ -19,12 +50,8 @@ export function preloadRemoteFiles(
     ].map((link) => link.href),
   )
   let added = 0
-  for (const raw of urls) {
-    // A malformed hint is skipped (the snapshot schema refuses them anyway): the remote still
-    // loads without it.
-    if (!URL.canParse(raw)) continue
-    const url = new URL(raw)
-    if (url.origin !== origin || present.has(url.href)) continue
+  for (const url of onEntryOrigin(entryUrl, urls)) {
+    if (present.has(url.href)) continue
     const link = doc.createElement('link')
     if (url.pathname.endsWith('.js')) {
       // Module scripts are fetched in CORS mode; `crossorigin` makes the preload match the
@@ -32,9 +59,6 @@ export function preloadRemoteFiles(
       link.rel = 'modulepreload'
       link.crossOrigin = 'anonymous'
     } else if (url.pathname.endsWith('.css')) {
-      // In the mode of the code that adds the stylesheet, or the preload is not reused: originjs
-      // adds the exposed module's as a plain <link rel="stylesheet">, Vite's preload helper a
-      // route chunk's with crossorigin="".
       link.rel = 'preload'
       link.as = 'style'
       if (stylesheets === 'cors') link.crossOrigin = 'anonymous'
@@ -55,14 +79,11 @@ export function preloadRemoteFiles(
  * `preloadRemoteFiles`, so loading the remote afterwards reuses them; a remote already hinted or
  * loaded adds nothing.
  */
-export function prefetchRemote(
-  doc: Document,
-  remote: { entryUrl: string; preload?: readonly string[]; routePreload?: readonly string[] },
-): number {
-  return (
-    preloadRemoteFiles(doc, remote.entryUrl, [remote.entryUrl, ...(remote.preload ?? [])]) +
-    preloadRemoteFiles(doc, remote.entryUrl, remote.routePreload ?? [], 'cors')
-  )
+export function prefetchRemote(doc: Document, remote: HintedRemote): number {
+  let added = preloadRemoteFiles(doc, remote.entryUrl, [remote.entryUrl])
+  for (const [urls, mode] of byStylesheetMode(remote))
+    added += preloadRemoteFiles(doc, remote.entryUrl, urls, mode)
+  return added
 }
 
 /**
@@ -74,20 +95,14 @@ export function prefetchRemote(
  * takes the kept preload, failed or not; the remote's own request then downloads the file anew or
  * finds it cached. Returns how many it made.
  */
-export function takeUpStylesheetHints(
-  doc: Document,
-  remote: { entryUrl: string; preload?: readonly string[]; routePreload?: readonly string[] },
-): number {
-  const origin = new URL(remote.entryUrl).origin
+export function takeUpStylesheetHints(doc: Document, remote: HintedRemote): number {
   let made = 0
-  const takeUp = (urls: readonly string[], cors: boolean) => {
-    for (const raw of urls) {
-      if (!URL.canParse(raw)) continue
-      const url = new URL(raw)
-      if (url.origin !== origin || !url.pathname.endsWith('.css')) continue
+  for (const [urls, mode] of byStylesheetMode(remote)) {
+    for (const url of onEntryOrigin(remote.entryUrl, urls)) {
+      if (!url.pathname.endsWith('.css')) continue
       const link = doc.createElement('link')
       link.rel = 'stylesheet'
-      if (cors) link.crossOrigin = 'anonymous'
+      if (mode === 'cors') link.crossOrigin = 'anonymous'
       link.href = url.href
       const settle = () => link.remove()
       link.addEventListener('load', settle, { once: true })
@@ -96,8 +111,5 @@ export function takeUpStylesheetHints(
       made += 1
     }
   }
-  // The modes of preloadRemoteFiles: originjs's plain links, Vite's preload helper's CORS ones.
-  takeUp(remote.preload ?? [], false)
-  takeUp(remote.routePreload ?? [], true)
   return made
 }
