@@ -88,6 +88,56 @@ describe('defineReactPlugin', () => {
     expect(platform.listenerCount()).toBe(0)
   })
 
+  it('shows the page in the turn its module arrives, not after a loading hold-back', async () => {
+    let arrive: (module: { default: typeof Pages }) => void = () => {}
+    const plugin = defineReactPlugin({
+      name: 'billing',
+      routes: () => new Promise((resolve) => (arrive = resolve)),
+    })
+    const platform = createFakePlatform({ remote: { name: 'billing', version: '1.0.0' } })
+    const el = mount(plugin.routes?.mount, platform)
+    expect(el.querySelector('[role="status"]')?.textContent).toBe('Loading…')
+    // Outside act(), as in a browser: React.lazy under Suspense would keep the fallback until a
+    // 300 ms timer fires; the page must come within a few turns of React's scheduler instead.
+    const env = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }
+    env.IS_REACT_ACT_ENVIRONMENT = false
+    try {
+      arrive({ default: Pages })
+      for (let turn = 0; turn < 20 && el.querySelector('h1') === null; turn++) {
+        await new Promise((resolve) => setTimeout(resolve, 0))
+      }
+      expect(el.querySelector('h1')?.textContent).toBe('Page at /')
+      expect(el.querySelector('[role="status"]')).toBeNull()
+    } finally {
+      env.IS_REACT_ACT_ENVIRONMENT = true
+    }
+  })
+
+  it('asks for the pages module once, and again on a later mount after it failed', async () => {
+    const importRoutes = vi
+      .fn<() => Promise<{ default: typeof Pages }>>()
+      .mockRejectedValueOnce(new Error('the cdn is down'))
+      .mockResolvedValue({ default: Pages })
+    const plugin = defineReactPlugin({ name: 'billing', routes: importRoutes })
+    const platform = createFakePlatform({ remote: { name: 'billing', version: '1.0.0' } })
+    const consoleError = vi.spyOn(console, 'error').mockImplementation(() => {})
+    try {
+      const failed = mount(plugin.routes?.mount, platform)
+      await vi.waitFor(() =>
+        expect(failed.querySelector('[role="alert"]')?.textContent).toContain('could not be shown'),
+      )
+      expect(importRoutes).toHaveBeenCalledTimes(1)
+
+      const retried = mount(plugin.routes?.mount, platform)
+      await vi.waitFor(() => expect(retried.querySelector('h1')?.textContent).toBe('Page at /'))
+      const third = mount(plugin.routes?.mount, platform)
+      expect(third.querySelector('h1')?.textContent).toBe('Page at /')
+      expect(importRoutes).toHaveBeenCalledTimes(2)
+    } finally {
+      consoleError.mockRestore()
+    }
+  })
+
   it('mounts a slot whose navigations reach the host and are announced to query readers', () => {
     window.history.replaceState(null, '', '/billing/plans?next=%2Fassistant')
     const plugin = defineReactPlugin({ name: 'billing', slots: { 'header.end': Badge } })
