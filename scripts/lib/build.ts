@@ -20,7 +20,10 @@ export function isStale(workspace: string, outDir: string, marker: string): bool
   const output = path.join(outDir, marker)
   if (!existsSync(output)) return true
   const built = statSync(output).mtimeMs
-  const inputs = [workspace, path.join(repoRoot, 'contracts/src'), path.join(repoRoot, 'tooling')]
+  const inputs = [
+    workspace,
+    ...['contracts/src', 'packages', 'tooling'].map((dir) => path.join(repoRoot, dir)),
+  ]
   return inputs.some((dir) => newestMtime(dir) > built)
 }
 
