@@ -49,14 +49,51 @@ export interface DeployApi {
   rollback(remote: string, expectedRevision?: number): Promise<ChannelChange>
 }
 
+const MAX_RATE_LIMIT_RETRIES = 3
+const MAX_RATE_LIMIT_WAIT_SECONDS = 30
+
+/** The wait a rate-limited refusal names, when it is short enough to wait out. */
+function retryAfterSeconds(error: DeployApiError): number | undefined {
+  if (error.status !== 429) return undefined
+  const wait = error.details?.retryAfterSeconds
+  return typeof wait === 'number' && wait >= 0 && wait <= MAX_RATE_LIMIT_WAIT_SECONDS
+    ? Math.ceil(wait)
+    : undefined
+}
+
 /** The deploy API over HTTP, with one team's token. */
 export function createDeployApi(options: {
   apiUrl: string
   token: string
   fetch?: typeof fetch
+  /** How a refusal's wait is waited out (tests pass one that does not wait). */
+  sleep?: (ms: number) => Promise<void>
+  /** Where a wait is announced. */
+  log?: (line: string) => void
 }): DeployApi {
   const doFetch = options.fetch ?? fetch
+  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
+  const log = options.log ?? ((line: string) => console.error(line))
+  // A 429 comes from the rate limit, checked before anything is applied: the request is sent
+  // again once the wait the API names has passed, a few times and never for long.
   const call = async <T extends z.ZodType>(
+    schema: T,
+    method: 'GET' | 'POST',
+    path: string,
+    body?: unknown,
+  ): Promise<z.output<T>> => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await callOnce(schema, method, path, body)
+      } catch (error) {
+        const wait = error instanceof DeployApiError ? retryAfterSeconds(error) : undefined
+        if (wait === undefined || attempt > MAX_RATE_LIMIT_RETRIES) throw error
+        log(`The Tessera API asks to wait ${wait} s (too many requests); sending again then.`)
+        await sleep(wait * 1000)
+      }
+    }
+  }
+  const callOnce = async <T extends z.ZodType>(
     schema: T,
     method: 'GET' | 'POST',
     path: string,
