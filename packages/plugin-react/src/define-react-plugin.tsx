@@ -1,4 +1,3 @@
-import { useEffect, useState } from 'react'
 import type { ComponentType } from 'react'
 import { CONTRACT_MAJOR, definePlugin } from '@tessera/contracts/plugin'
 import type {
@@ -9,6 +8,7 @@ import type {
   SlotName,
   SlotProps,
 } from '@tessera/contracts/plugin'
+import { deferred } from './deferred.tsx'
 import { mountReact } from './mount-react.tsx'
 import { withAnnouncedNavigation } from './use-search.ts'
 
@@ -41,49 +41,18 @@ export function defineReactPlugin(options: ReactPluginOptions): Plugin {
   let routes: Plugin['routes']
   if (options.routes !== undefined) {
     const importRoutes = options.routes
-    const loading = options.loading ?? 'Loading…'
-    // Not React.lazy under Suspense: React holds a boundary's content back until 300 ms after
-    // its fallback was shown, so every first visit to a page waited that long with its code
-    // already there (decision 041). The module is asked for once, when the page is mounted.
-    let arrived: ComponentType | undefined
-    let pending: Promise<ComponentType> | undefined
-    const load = (): Promise<ComponentType> =>
-      (pending ??= importRoutes().then(
-        (module) => (arrived = module.default),
-        (error: unknown) => {
-          pending = undefined // a later mount (the host's "Try again") asks again
-          throw error
-        },
-      ))
-    const LoadingRoutes = () => {
-      const [Routes, setRoutes] = useState(() => arrived)
-      const [failure, setFailure] = useState<{ error: unknown }>()
-      useEffect(() => {
-        if (Routes !== undefined) return
-        let current = true
-        load().then(
-          (component) => current && setRoutes(() => component),
-          (error: unknown) => current && setFailure({ error }),
-        )
-        return () => {
-          current = false
-        }
-      }, [Routes])
-      // The mount's error boundary shows it, as a failed render.
-      if (failure !== undefined) throw failure.error
-      if (Routes === undefined) {
-        return (
-          <p className="page-loading" role="status">
-            {loading}
-          </p>
-        )
-      }
-      return <Routes />
-    }
+    const Routes = deferred(() => importRoutes().then((module) => module.default))
+    const fallback = (
+      <p className="page-loading" role="status">
+        {options.loading ?? 'Loading…'}
+      </p>
+    )
+    const LoadingRoutes = () => <Routes fallback={fallback} />
     const mountRoutes = mountComponent(LoadingRoutes)
     routes = {
       mount: (el, platform, props) => {
-        void load().catch(() => {}) // asked before the first render; a failure is shown by it
+        // Asked for before the first render; a failure is shown by that render.
+        Routes.load().catch(() => {})
         return mountRoutes(el, platform, props)
       },
     }

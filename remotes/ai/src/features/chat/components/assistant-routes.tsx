@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react'
+import { deferred } from '@tessera/plugin-react/deferred'
 import { Progress } from '@tessera/plugin-react/page'
 import { useRoute } from '@tessera/plugin-react/platform'
 import { assistantRoutes } from '../../../lib/paths.ts'
@@ -6,21 +6,15 @@ import { TeamUsagePage } from '../../team-usage/components/team-usage-page.tsx'
 import AssistantPage from './assistant-page.tsx'
 
 // The list of shared links is rarely opened: its code loads when it is (the first route's budget).
-const SharesPage = lazy(() =>
-  import('../../share/components/shares-page.tsx').then((module) => ({
-    default: module.SharesPage,
-  })),
+const SharesPage = deferred(() =>
+  import('../../share/components/shares-page.tsx').then((module) => module.SharesPage),
 )
 
 /** The assistant's pages: the team usage page, or the conversations. */
 export default function AssistantRoutes() {
   const route = useRoute()
   if (route.replace(/\/$/, '') === assistantRoutes.shares)
-    return (
-      <Suspense fallback={<Progress>Loading your shared links…</Progress>}>
-        <SharesPage />
-      </Suspense>
-    )
+    return <SharesPage fallback={<Progress>Loading your shared links…</Progress>} />
   return route.replace(/\/$/, '') === assistantRoutes.teamUsage ? (
     <TeamUsagePage />
   ) : (

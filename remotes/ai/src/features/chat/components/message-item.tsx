@@ -1,22 +1,19 @@
-import { lazy, memo, Suspense, useRef, useState } from 'react'
+import { memo, useRef, useState } from 'react'
 import type { ChatMessage } from '@tessera/contracts/assistant'
+import { deferred } from '@tessera/plugin-react/deferred'
 import { formatCount } from '@tessera/plugin-react/format'
 import { MessageAttachments } from '../../attachments/components/message-attachments.tsx'
 import type { MessageActions } from '../branch-actions.ts'
 
 // The Markdown renderer is two thirds of the page's JS and a new conversation shows none: it loads
 // after the first route (its JS budget), and an answer shows as written until it has come.
-const MarkdownView = lazy(() =>
-  import('../../markdown/components/markdown.tsx').then((m) => ({ default: m.MarkdownView })),
+const MarkdownView = deferred(() =>
+  import('../../markdown/components/markdown.tsx').then((m) => m.MarkdownView),
 )
 
 // Loaded after the first route (its JS budget): the actions appear a moment after the thread.
-const MessageToolbar = lazy(() =>
-  import('./message-actions.tsx').then((m) => ({ default: m.MessageToolbar })),
-)
-const MessageEditor = lazy(() =>
-  import('./message-actions.tsx').then((m) => ({ default: m.MessageEditor })),
-)
+const MessageToolbar = deferred(() => import('./message-actions.tsx').then((m) => m.MessageToolbar))
+const MessageEditor = deferred(() => import('./message-actions.tsx').then((m) => m.MessageEditor))
 
 /** What a message's status means to the reader, when it is not simply complete. */
 function statusNote(
@@ -87,16 +84,14 @@ export const MessageItem = memo(function MessageItem({
           <MessageAttachments attachments={message.attachments} />
         )}
         {editing && actions ? (
-          <Suspense fallback={null}>
-            <MessageEditor
-              initial={message.content}
-              onClose={closeEditor}
-              onSave={(content) => {
-                setEditing(false)
-                actions.edit(message.id, content)
-              }}
-            />
-          </Suspense>
+          <MessageEditor
+            initial={message.content}
+            onClose={closeEditor}
+            onSave={(content) => {
+              setEditing(false)
+              actions.edit(message.id, content)
+            }}
+          />
         ) : (
           <article className="message__bubble" aria-label="You wrote">
             <p className="message__text">{message.content}</p>
@@ -105,14 +100,12 @@ export const MessageItem = memo(function MessageItem({
         {note && <p className="message__status message__status--danger">{note.label}</p>}
         {!editing && (
           <div ref={editButton} className="message__toolbar">
-            <Suspense fallback={null}>
-              <MessageToolbar
-                message={message}
-                actions={actions}
-                last={last}
-                onEdit={editable ? () => setEditing(true) : undefined}
-              />
-            </Suspense>
+            <MessageToolbar
+              message={message}
+              actions={actions}
+              last={last}
+              onEdit={editable ? () => setEditing(true) : undefined}
+            />
           </div>
         )}
       </li>
@@ -127,9 +120,11 @@ export const MessageItem = memo(function MessageItem({
           {thinking ? (
             <Typing />
           ) : (
-            <Suspense fallback={<p className="message__text">{message.content}</p>}>
-              <MarkdownView text={message.content} live={live} />
-            </Suspense>
+            <MarkdownView
+              text={message.content}
+              live={live}
+              fallback={<p className="message__text">{message.content}</p>}
+            />
           )}
           {note && (
             <p className={`message__status message__status--${message.status}`}>
@@ -150,11 +145,7 @@ export const MessageItem = memo(function MessageItem({
           )}
         </article>
         {/* Beside the answer, not in it: the answer's text is the answer alone. */}
-        {!live && (
-          <Suspense fallback={null}>
-            <MessageToolbar message={message} actions={actions} last={last} />
-          </Suspense>
-        )}
+        {!live && <MessageToolbar message={message} actions={actions} last={last} />}
       </div>
     </li>
   )

@@ -1,10 +1,9 @@
-import { lazy, Suspense, useId, useRef, useState } from 'react'
+import { useId, useRef, useState } from 'react'
+import { deferred } from '@tessera/plugin-react/deferred'
 import { Icon } from '../../../lib/icon.tsx'
 
 // The panel's code and styles load when it is first opened (the first route's budget).
-const SharePanel = lazy(() =>
-  import('./share-panel.tsx').then((module) => ({ default: module.SharePanel })),
-)
+const SharePanel = deferred(() => import('./share-panel.tsx').then((module) => module.SharePanel))
 
 /**
  * The author's "Share link" in the conversation's header: opens the panel (share-panel.tsx) that
@@ -28,18 +27,15 @@ export function ShareLinkButton({ conversationId }: { conversationId: string }) 
         <span className="chat-header__label">Share link</span>
       </button>
       {open && (
-        <Suspense
+        <SharePanel
+          conversationId={conversationId}
+          panelId={panelId}
+          onClose={() => {
+            setOpen(false)
+            buttonRef.current?.focus()
+          }}
           fallback={<span className="spinner" role="status" aria-label="Loading the share panel" />}
-        >
-          <SharePanel
-            conversationId={conversationId}
-            panelId={panelId}
-            onClose={() => {
-              setOpen(false)
-              buttonRef.current?.focus()
-            }}
-          />
-        </Suspense>
+        />
       )}
     </div>
   )

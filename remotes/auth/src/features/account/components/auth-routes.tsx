@@ -1,6 +1,7 @@
-import { lazy, Suspense, useEffect, useState } from 'react'
+import { useEffect, useState } from 'react'
 import type { ReactNode } from 'react'
 import { AppLink } from '@tessera/plugin-react/app-link'
+import { deferred } from '@tessera/plugin-react/deferred'
 import { authPaths } from '../../../lib/destinations.ts'
 import { usePlatform, useRoute, useSession } from '@tessera/plugin-react/platform'
 import { ConfirmPage } from '../../email-links/components/confirm-page.tsx'
@@ -19,7 +20,9 @@ import '../auth-pages.css'
 import '../../workspaces/workspaces.css'
 
 // The workspace and invite pages load on their first visit: the sign-in page stays small.
-const WorkspaceRoutes = lazy(() => import('../../workspaces/components/workspace-routes.tsx'))
+const WorkspaceRoutes = deferred(() =>
+  import('../../workspaces/components/workspace-routes.tsx').then((module) => module.default),
+)
 
 /** Whether a route is one of the workspace pages (`/workspaces…`, `/invites/<token>`). */
 const isWorkspaceRoute = (route: string): boolean =>
@@ -28,15 +31,14 @@ const isWorkspaceRoute = (route: string): boolean =>
 function WorkspacePages({ route }: { route: string }) {
   const title = route.startsWith('/invites/') ? 'Your invite' : 'Your workspaces'
   return (
-    <Suspense
+    <WorkspaceRoutes
+      route={route}
       fallback={
         <AuthPage title={title} width="wide">
           <Progress>Loading…</Progress>
         </AuthPage>
       }
-    >
-      <WorkspaceRoutes route={route} />
-    </Suspense>
+    />
   )
 }
 
