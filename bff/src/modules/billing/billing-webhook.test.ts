@@ -22,6 +22,12 @@ afterAll(async () => {
 })
 
 const nowSeconds = () => Math.floor(Date.now() / 1000)
+/** Resolves within the first 100 ms of a wall-clock second. */
+const earlyInASecond = () =>
+  new Promise<void>((resolve) => {
+    const into = Date.now() % 1000
+    setTimeout(resolve, into < 100 ? 0 : 1000 - into)
+  })
 
 function eventBody(type: string, object: unknown, id = `evt_test_${crypto.randomUUID()}`) {
   return JSON.stringify({
@@ -154,6 +160,9 @@ describe('POST /api/billing/webhook: signatures', () => {
     })
     expect(ahead.status).toBe(400)
     expect(errorBodySchema.parse(await ahead.json()).error.code).toBe('webhook_signature_invalid')
+    // The BFF reads its own clock in whole seconds: sign early in a second, so that the second
+    // cannot turn between this line and its check and make 301 s ahead read as 300.
+    await earlyInASecond()
     const justAhead = await t.postEvent(eventBody('charge.refunded', {}), {
       timestamp: nowSeconds() + 301,
     })
