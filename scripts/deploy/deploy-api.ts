@@ -1,3 +1,4 @@
+import { setTimeout } from 'node:timers/promises'
 import {
   channelChangeSchema,
   errorBodySchema,
@@ -72,7 +73,7 @@ export function createDeployApi(options: {
   log?: (line: string) => void
 }): DeployApi {
   const doFetch = options.fetch ?? fetch
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)))
+  const sleep = options.sleep ?? ((ms: number) => setTimeout(ms))
   const log = options.log ?? ((line: string) => console.error(line))
   // A 429 comes from the rate limit, checked before anything is applied: the request is sent
   // again once the wait the API names has passed, a few times and never for long.

@@ -20,10 +20,9 @@ export function isStale(workspace: string, outDir: string, marker: string): bool
   const output = path.join(outDir, marker)
   if (!existsSync(output)) return true
   const built = statSync(output).mtimeMs
-  const inputs = [
-    workspace,
-    ...['contracts/src', 'packages', 'tooling'].map((dir) => path.join(repoRoot, dir)),
-  ]
+  // The shared code the browser builds take in (packages/db is the BFF's alone).
+  const shared = ['contracts/src', 'packages/plugin-react', 'tooling']
+  const inputs = [workspace, ...shared.map((dir) => path.join(repoRoot, dir))]
   return inputs.some((dir) => newestMtime(dir) > built)
 }
 
