@@ -59,6 +59,10 @@ function faultyDatabase(db: Sql): { sql: Sql; faults: DatabaseFaults } {
       query: direct.query,
       exec: direct.exec,
       transaction: (fn, options) => db.transaction((tx) => fn(wrap(tx)), options),
+      transactionOf: async (statement, options) => {
+        check(statement.text)
+        return db.transactionOf(statement, options)
+      },
       listen: (channel, onNotify, options) => db.listen(channel, onNotify, options),
       close: () => db.close(),
     },

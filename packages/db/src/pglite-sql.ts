@@ -54,7 +54,7 @@ export function createPgliteSql(pglite: PGlite, options: MutexOptions = {}): Pgl
   const statements = new PgliteStatements(pglite)
   const direct = queryable(pglite, statements, false)
   const inTransaction = queryable(pglite, statements, true)
-  return {
+  const sql: PgliteSql = {
     kind: 'pglite',
     pglite,
     mutex,
@@ -79,6 +79,9 @@ export function createPgliteSql(pglite: PGlite, options: MutexOptions = {}): Pgl
           throw error
         }
       }),
+    // One session, no round trips to save: the same as a transaction that runs the statement.
+    transactionOf: (statement, options) =>
+      sql.transaction((tx) => tx.query(statement.text, statement.params), options),
     async listen(channel, onNotify, listenOptions = {}) {
       // LISTEN is a statement like any other: it must not land inside another caller's transaction.
       // PGlite calls back in the middle of the statement that committed the NOTIFY, inside its
@@ -102,4 +105,5 @@ export function createPgliteSql(pglite: PGlite, options: MutexOptions = {}): Pgl
         if (!pglite.closed) await pglite.close()
       }),
   }
+  return sql
 }

@@ -5,6 +5,7 @@ import type {
   Sql,
   SqlListener,
   SqlQueryable,
+  SqlStatement,
   SqlValue,
   TransactionOptions,
 } from './sql.ts'
@@ -193,6 +194,28 @@ export function createPostgresJsSql(url: string, options: PostgresJsOptions = {}
       if (options.readOnly === true) committing.catch(() => undefined)
       else await committing
       return result
+    },
+    async transactionOf<T>(
+      text: SqlStatement,
+      options: TransactionOptions = {},
+    ): Promise<QueryResult<T>> {
+      const connection = await client.reserve()
+      try {
+        // All four are sent now, in order (postgres.js pipelines a connection's queries). A failure
+        // aborts the transaction, and `commit` then ends it as a rollback (Postgres answers
+        // ROLLBACK, not an error), so nothing after a failure is kept.
+        const sent = [connection.unsafe(options.readOnly === true ? 'begin read only' : 'begin')]
+        if (options.opening !== undefined)
+          sent.push(statement(connection, options.opening.text, options.opening.params))
+        const index = sent.push(statement(connection, text.text, text.params)) - 1
+        sent.push(connection.unsafe('commit'))
+        const outcomes = await Promise.allSettled(sent)
+        for (const outcome of outcomes) if (outcome.status === 'rejected') throw outcome.reason
+        const rows = (outcomes[index] as PromiseFulfilledResult<postgres.RowList<T[]>>).value
+        return { rows: rows as unknown as T[], rowCount: rows.count }
+      } finally {
+        connection.release()
+      }
     },
     async close() {
       await Promise.all([...listeners].map((listener) => listener.close()))

@@ -99,3 +99,62 @@ describe(`transactions (${testDatabaseKind})`, () => {
     }
   })
 })
+
+describe(`one-statement transactions (${testDatabaseKind})`, () => {
+  it('runs the statement after the opening and commits it', async () => {
+    const { rows, rowCount } = await sql.transactionOf<{ body: string }>(
+      {
+        text: `insert into notes (body) values (current_setting('app.note') || $1) returning body`,
+        params: [' and kept'],
+      },
+      { opening: { text: `select set_config('app.note', $1, true)`, params: ['opened'] } },
+    )
+    expect(rows).toEqual([{ body: 'opened and kept' }])
+    expect(rowCount).toBe(1)
+    expect(await notes()).toContain('opened and kept')
+    // The opening's setting ended with the transaction.
+    expect(await sql.transaction((tx) => settingOf(tx))).toBeNull()
+  })
+
+  it('reports the statement’s own error and keeps nothing of it', async () => {
+    await expect(
+      sql.transactionOf({
+        text: `insert into notes (body) select $1 union all select null`,
+        params: ['half of a failed statement'],
+      }),
+    ).rejects.toThrow(/null value in column "body"/)
+    expect(await notes()).not.toContain('half of a failed statement')
+  })
+
+  it('fails with the opening’s error when the opening fails, and writes nothing', async () => {
+    await expect(
+      sql.transactionOf(
+        { text: 'insert into notes (body) values ($1)', params: ['after a failed opening, once'] },
+        { opening: { text: 'select 1 / $1::int', params: [0] } },
+      ),
+    ).rejects.toThrow(/division by zero/)
+    expect(await notes()).not.toContain('after a failed opening, once')
+  })
+
+  it('refuses a write when read-only', async () => {
+    await expect(
+      sql.transactionOf(
+        { text: 'insert into notes (body) values ($1)', params: ['written in a read'] },
+        { readOnly: true },
+      ),
+    ).rejects.toThrow(/read-only transaction/)
+    expect(await notes()).not.toContain('written in a read')
+  })
+
+  it('leaves its connection fit for the next one after a failure', async () => {
+    // More than the server pool has connections: every connection is reused after a failure.
+    for (let round = 0; round < 12; round += 1) {
+      await expect(sql.transactionOf({ text: 'select 1 / $1::int', params: [0] })).rejects.toThrow()
+      const { rows } = await sql.transactionOf<{ value: number }>({
+        text: 'select $1::int as value',
+        params: [round],
+      })
+      expect(rows).toEqual([{ value: round }])
+    }
+  })
+})

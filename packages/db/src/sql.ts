@@ -86,6 +86,17 @@ export interface Sql extends SqlQueryable {
    * transactions are serialised (one session); on a server they run in parallel, so take row locks.
    */
   transaction<T>(fn: (tx: SqlTransaction) => Promise<T>, options?: TransactionOptions): Promise<T>
+  /**
+   * One statement in a transaction of its own (after `options.opening`, which may confine it): on
+   * a server `begin`, the opening, the statement and `commit` go out together, one round trip
+   * where `transaction` takes two. It is committed once it succeeded: a caller that needs to look
+   * at its result before deciding uses `transaction`. A failure of the opening or the statement
+   * keeps nothing, and the first failure is the one reported.
+   */
+  transactionOf<T = Record<string, unknown>>(
+    statement: SqlStatement,
+    options?: TransactionOptions,
+  ): Promise<QueryResult<T>>
   close(): Promise<void>
 }
 

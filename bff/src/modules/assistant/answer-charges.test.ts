@@ -1,5 +1,5 @@
 import { messageListSchema } from '@tessera/contracts'
-import type { Sql } from '@tessera/db/sql'
+import type { Sql, SqlStatement, TransactionOptions } from '@tessera/db/sql'
 import { MODERATION_TEST_PHRASE } from '@tessera/emulators/openai/moderation'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sseReader } from '../../testing/app.ts'
@@ -63,6 +63,12 @@ beforeAll(async () => {
         if (inserted) steps.push('question stored')
         return result
       },
+      transactionOf: <T>(statement: SqlStatement, options?: TransactionOptions) =>
+        db.transactionOf<T>(statement, options).then((result) => {
+          // Committed: the question is stored.
+          if (/insert into "assistant_messages"/.test(statement.text)) steps.push('question stored')
+          return result
+        }),
     }),
   })
 }, databaseSetupTimeout)

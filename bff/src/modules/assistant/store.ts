@@ -1,19 +1,18 @@
 import { ApiError } from '@tessera/contracts'
 import type { ChatMessage, Conversation, ErrorCode } from '@tessera/contracts'
-import type { Sql, SqlTransaction } from '@tessera/db/sql'
+import type { Sql, SqlTransaction, SqlValue } from '@tessera/db/sql'
 import { sql as raw } from 'kysely'
-import type { AliasableExpression } from 'kysely'
 import { jsonArrayFrom } from 'kysely/helpers/postgres'
 import { execute, queries } from '../../platform/db/query.ts'
 import { reusableStatement } from '../../platform/db/reusable-statement.ts'
-import { withUser } from '../../platform/db/with-user.ts'
+import { asUser, withUser } from '../../platform/db/with-user.ts'
 import type { UserClaims } from '../../platform/db/with-user.ts'
 import type { PromptMessage } from './estimate.ts'
 import { recentHistory } from './history.ts'
 import { abandonedAfterMs } from './quota.ts'
 import { chatMessageOf, conversationOf, interrupted, messageColumns } from './rows.ts'
 import { authorNames, withAuthor } from './conversation-sharing.ts'
-import { inThread, threadEnd, versionsOf, withVersions } from './thread.ts'
+import { beginSendStatements, inThread, versionsOf, withVersions } from './thread.ts'
 import type { SendMessages } from './thread.ts'
 
 export { chatMessageOf, conversationOf, titleFrom, UNTITLED } from './rows.ts'
@@ -279,96 +278,45 @@ export function createAssistantStore(
       }
     },
 
-    loadForSend: (claims, id, bounds, beforeId = null) =>
-      withUser(
-        sql,
-        claims,
-        async (tx) => {
-          // One statement: this runs before every answer, and each round trip is waited for.
-          const { rows } = await loadForSendStatement(tx, {
-            id,
-            userId: claims.sub,
-            messages: bounds.messages,
-            chars: bounds.chars,
-            beforeId,
-          })
-          const row = rows[0]
-          if (row === undefined) return null
-          return {
-            conversation: { ...conversationOf(row), title: row.title },
-            workspaceId: row.workspace_id,
-            history: row.history
-              .map((message): PromptMessage => ({ role: message.role, content: message.content }))
-              .reverse(),
-          }
-        },
-        readOnly,
-      ),
+    loadForSend: async (claims, id, bounds, beforeId = null) => {
+      // One statement, in one round trip with its transaction: this runs before every answer.
+      const { rows } = await loadForSendStatement(asUser(sql, claims, readOnly), {
+        id,
+        userId: claims.sub,
+        messages: bounds.messages,
+        chars: bounds.chars,
+        beforeId,
+      })
+      const row = rows[0]
+      if (row === undefined) return null
+      return {
+        conversation: { ...conversationOf(row), title: row.title },
+        workspaceId: row.workspace_id,
+        history: row.history
+          .map((message): PromptMessage => ({ role: message.role, content: message.content }))
+          .reverse(),
+      }
+    },
 
-    beginSend: (claims, input) =>
-      withUser(sql, claims, async (tx) => {
-        // One statement: the conversation is named and moved to the top, and both messages are
-        // added only if it was (it is still the user's); an answer's first token waits on nothing
-        // here, but every round trip is the BFF's time.
-        const { rowCount } = await execute(
-          queries
-            .with('touched', (db) =>
-              db
-                .updateTable('assistant_conversations')
-                .set((eb) => ({
-                  title: eb.fn.coalesce('title', eb.val(input.title)),
-                  updated_at: raw<Date>`now()`,
-                  // Remembered for the picker: the conversation opens on the model it last used.
-                  model: input.assistant.model,
-                }))
-                .where('id', '=', input.conversationId)
-                .where('user_id', '=', claims.sub)
-                .returning('id'),
-            )
-            .insertInto('assistant_messages')
-            .columns([
-              'id',
-              'conversation_id',
-              'user_id',
-              'role',
-              'content',
-              'status',
-              'model',
-              'created_at',
-              'parent_id',
-            ])
-            .expression((eb) => {
-              const { branch } = input
-              const row = (message: ChatMessage, parent: AliasableExpression<string | null>) =>
-                eb.selectFrom('touched').select([
-                  // Typed: a union resolves untyped parameters as text.
-                  eb.cast<string>(eb.val(message.id), 'uuid').as('id'),
-                  'touched.id as conversation_id',
-                  eb.cast<string>(eb.val(claims.sub), 'uuid').as('user_id'),
-                  eb.cast<ChatMessage['role']>(eb.val(message.role), 'text').as('role'),
-                  eb.cast<string>(eb.val(message.content), 'text').as('content'),
-                  eb.cast<ChatMessage['status']>(eb.val(message.status), 'text').as('status'),
-                  eb.cast<string | null>(eb.val(message.model), 'text').as('model'),
-                  eb
-                    .cast<Date>(eb.val(new Date(message.createdAt)), 'timestamptz')
-                    .as('created_at'),
-                  parent.as('parent_id'),
-                ])
-              const under = (id: string | null) => eb.cast<string | null>(eb.val(id), 'uuid')
-              const answer = row(input.assistant, under(input.user.id))
-              // A regenerate adds only the new answer, beside the one it replaces.
-              if (branch?.regenerate === true) return row(input.assistant, under(branch.parentId))
-              const question = row(
-                input.user,
-                branch === undefined ? threadEnd(input.conversationId) : under(branch.parentId),
-              )
-              return question.unionAll(answer)
-            }),
-          tx,
-        )
-        // Deleted (in another tab) since the send began.
-        if (rowCount === 0) throw new ApiError('not_found')
-      }),
+    beginSend: async (claims, input) => {
+      // One statement, in one round trip with its transaction (the first token waits for it).
+      // Nothing is written when the conversation is not the user's, so committing is safe.
+      const { branch, user, assistant } = input
+      const place = branch === undefined ? 'end' : branch.regenerate ? 'regenerate' : 'edit'
+      const values: Record<string, SqlValue> = {
+        conversationId: input.conversationId,
+        userId: claims.sub,
+        title: input.title,
+        model: assistant.model,
+        answerId: assistant.id,
+        createdAt: assistant.createdAt,
+        ...(place === 'regenerate' ? {} : { questionId: user.id, question: user.content }),
+        ...(branch === undefined ? {} : { parentId: branch.parentId }),
+      }
+      const { rowCount } = await beginSendStatements[place](asUser(sql, claims), values)
+      // Deleted (in another tab) since the send began.
+      if (rowCount === 0) throw new ApiError('not_found')
+    },
 
     finishAnswer: (claims, messageId, answer, settle) =>
       withUser(sql, claims, async (tx) => {
