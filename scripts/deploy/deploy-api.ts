@@ -51,7 +51,8 @@ export interface DeployApi {
 }
 
 const MAX_RATE_LIMIT_RETRIES = 3
-const MAX_RATE_LIMIT_WAIT_SECONDS = 30
+// The deploy API counts a minute at a time: no refusal of its own asks for longer.
+const MAX_RATE_LIMIT_WAIT_SECONDS = 60
 
 /** The wait a rate-limited refusal names, when it is short enough to wait out. */
 function retryAfterSeconds(error: DeployApiError): number | undefined {
