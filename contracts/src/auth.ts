@@ -1,9 +1,15 @@
 import { z } from 'zod'
-import { userRoles } from './console.ts'
 import { authEventNames } from './platform.ts'
 import { entitlementsSchema } from './plans.ts'
 import { plainText } from './text.ts'
 import { DISPLAY_NAME_MAX_LENGTH, PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH } from './auth-limits.ts'
+
+/**
+ * Roles a user can hold. Granted by operators (CLI or console), never by the user. Here, not in
+ * console.ts: every page reads the signed-in user, and only the console needs the console's schemas.
+ */
+export const userRoles = ['operator'] as const
+export type UserRole = (typeof userRoles)[number]
 
 export { DISPLAY_NAME_MAX_LENGTH, PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH }
 

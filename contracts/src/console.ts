@@ -10,10 +10,6 @@ import { channelStateSchema, deployEventKinds, type DeployChannel } from './depl
 import { remoteDescriptorSchema, remoteNameSchema, semverSchema } from './descriptor.ts'
 import { plainText } from './text.ts'
 
-/** Roles a user can hold. Granted by operators (CLI or console), never by the user. */
-export const userRoles = ['operator'] as const
-export type UserRole = (typeof userRoles)[number]
-
 /**
  * Who a remote is for (the descriptor's `audience`): `everyone` (the default) or `operators`, whose
  * remote is left out of everyone else's registry snapshot (their browsers never fetch its files).
@@ -261,8 +257,8 @@ export type OperatorsResponse = z.infer<typeof operatorsResponseSchema>
  * `npm run operators -- grant <email>`). The person must have signed up.
  */
 export const grantOperatorBodySchema = z.strictObject({
-  // Not auth.ts's emailSchema: auth.ts imports this module (userRoles), and a cycle would read it
-  // before it exists. The same rules: trimmed, lowercased, one line.
+  // auth.ts's emailSchema's rules (trimmed, lowercased, one line), but about someone else's
+  // account: its missing-field sentence says "your".
   email: z
     .string({ error: 'Enter the email address of the account.' })
     .trim()
