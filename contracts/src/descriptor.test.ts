@@ -15,6 +15,17 @@ const descriptor = {
   builtAt: '2026-11-21T00:00:00.000Z',
 }
 
+const snapshotEntry = {
+  name: 'billing',
+  version: '1.1.0',
+  entryUrl: 'http://localhost:8788/billing/1.1.0/assets/remoteEntry.js',
+  contract: 1,
+  basePath: '/billing',
+  nav: null,
+  slots: ['header.end'],
+  previous: null,
+}
+
 describe('remote descriptors and snapshots', () => {
   it('accept a well-formed descriptor', () => {
     expect(remoteDescriptorSchema.parse(descriptor)).toEqual(descriptor)
@@ -28,6 +39,18 @@ describe('remote descriptors and snapshots', () => {
     ['a file hash that is not sha256', { files: [{ path: 'a.js', sha256: 'abc', bytes: 1 }] }],
   ])('refuse a descriptor with %s', (_what, change) => {
     expect(remoteDescriptorSchema.safeParse({ ...descriptor, ...change }).success).toBe(false)
+  })
+
+  it('accept slots filled for signed-in visitors only, when the remote fills them', () => {
+    const signedIn = { ...descriptor, signedInSlots: ['header.end'] }
+    expect(remoteDescriptorSchema.parse(signedIn)).toEqual(signedIn)
+    const other = remoteDescriptorSchema.safeParse({ ...descriptor, signedInSlots: ['home.card'] })
+    expect(other.error?.issues[0]).toMatchObject({
+      path: ['signedInSlots', 0],
+      message: '"home.card" is not one of the slots the remote fills (slots)',
+    })
+    const entry = { ...snapshotEntry, signedInSlots: ['header.end'] }
+    expect(snapshotRemoteSchema.parse(entry)).toEqual(entry)
   })
 
   it('accept an API at the remote’s own plugin path, and refuse one at another', () => {

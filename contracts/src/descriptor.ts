@@ -55,6 +55,13 @@ const descriptorFieldsSchema = z.object({
   basePath: basePathSchema,
   nav: navSchema.nullable(),
   slots: z.array(z.enum(slotNames)),
+  /**
+   * The slots (of `slots`) the remote fills for signed-in visitors only, because it has nothing
+   * to show anyone else there (a usage meter, a plan badge): a host leaves them out while nobody
+   * is signed in, and loads none of the remote's code for them. Optional (absent: every slot is
+   * filled for everyone). Contract minor 3.
+   */
+  signedInSlots: z.array(z.enum(slotNames)).optional(),
   /** Pages visitors may open signed out; optional (absent: every page needs a session). */
   publicPaths: publicPathsSchema.optional(),
   /**
@@ -86,6 +93,13 @@ const descriptorFieldsSchema = z.object({
 
 /** `tessera-remote.json`: the static facts of one remote build, written beside `remoteEntry.js`. */
 export const remoteDescriptorSchema = descriptorFieldsSchema.superRefine((descriptor, ctx) => {
+  for (const [index, slot] of (descriptor.signedInSlots ?? []).entries())
+    if (!descriptor.slots.includes(slot))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['signedInSlots', index],
+        message: `"${slot}" is not one of the slots the remote fills (slots)`,
+      })
   const expected = pluginApiPath(descriptor.name)
   if (descriptor.api !== undefined && descriptor.api.path !== expected) {
     ctx.addIssue({

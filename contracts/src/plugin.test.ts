@@ -27,9 +27,9 @@ describe('asPlugin', () => {
 })
 
 describe('the contract version', () => {
-  it('added the 1.1 slots and commands and the 1.2 audience as minors: the major stays 1', () => {
+  it('added the 1.1 slots and commands, the 1.2 audience and the 1.3 signed-in slots as minors: the major stays 1', () => {
     expect(CONTRACT_MAJOR).toBe(1)
-    expect(CONTRACT_MINOR).toBe(2)
+    expect(CONTRACT_MINOR).toBe(3)
     expect(slotNames).toEqual(['header.end', 'account.section', 'home.card'])
   })
 

@@ -8,9 +8,10 @@ export const CONTRACT_MAJOR = 1
  * minor still works and a plugin of a newer one degrades (a slot the host lacks is not shown).
  * 0: `header.end`. 1: the `account.section` and `home.card` slots, slot props, `commands`, and
  * `platform.contractMinor`, `platform.location`, `platform.slots`. 2: the descriptor's `audience`
- * (`operators`: left out of everyone else's snapshot, listed in its `restricted`).
+ * (`operators`: left out of everyone else's snapshot, listed in its `restricted`). 3: the
+ * descriptor's `signedInSlots` (slots a host leaves out, unloaded, while nobody is signed in).
  */
-export const CONTRACT_MINOR = 2
+export const CONTRACT_MINOR = 3
 
 /** Named places in the host's frame that plugins may fill (see `SlotProps` for each one's props). */
 export const slotNames = ['header.end', 'account.section', 'home.card'] as const

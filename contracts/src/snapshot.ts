@@ -26,6 +26,8 @@ export const snapshotRemoteSchema = z.object({
   basePath: basePathSchema,
   nav: navSchema.nullable(),
   slots: z.array(z.enum(slotNames)),
+  /** The slots filled for signed-in visitors only (the descriptor's `signedInSlots`). */
+  signedInSlots: z.array(z.enum(slotNames)).optional(),
   /** Pages visitors may open without signing in (the descriptor's `publicPaths`). */
   publicPaths: publicPathsSchema.optional(),
   /** The last version known good, for the host's fallback when this one fails to load. */

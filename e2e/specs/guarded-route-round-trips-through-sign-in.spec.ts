@@ -1,4 +1,4 @@
-import { anonymousTest as test, expect } from '../support/fixtures.ts'
+import { anonymousTest as test, expect, recordRemoteScripts } from '../support/fixtures.ts'
 import { password, signedInAccount } from '../support/identity.ts'
 
 test('a signed-out visitor who opens /billing signs in and comes back to /billing', async ({
@@ -8,9 +8,18 @@ test('a signed-out visitor who opens /billing signs in and comes back to /billin
   const setup = await browser.newContext()
   const { email } = await signedInAccount(setup, 'guard')
   await setup.close()
+  const scripts = recordRemoteScripts(page)
+  const remotesFetched = () =>
+    [...new Set(scripts.map((url) => new URL(url).pathname.split('/')[1]))].sort()
 
   await page.goto('/billing')
   await expect(page).toHaveURL(/\/auth\/sign-in\?next=%2Fbilling$/)
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to Tessera' })).toBeVisible()
+  // The header's usage meter is a signed-in visitor's (ai's descriptor says so): a visitor's page
+  // loads the sign-in page's remote and the one of the page asked for, and not ai, even once idle.
+  await page.waitForLoadState('networkidle')
+  expect(remotesFetched()).toEqual(['auth', 'billing'])
+
   await page.getByLabel('Email address').fill(email)
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Sign in', exact: true }).click()
@@ -18,4 +27,22 @@ test('a signed-out visitor who opens /billing signs in and comes back to /billin
   await expect(
     page.locator('main [data-tessera-remote="billing"]').getByRole('heading', { level: 1 }),
   ).toBeVisible()
+  // Signed in, without a reload: the header's slots of every remote load.
+  await expect.poll(remotesFetched).toEqual(['ai', 'auth', 'billing'])
+  await expect(
+    page.locator('header [data-tessera-remote="ai"]').getByRole('link', { name: /^Assistant: / }),
+  ).toBeVisible()
+})
+
+test('a visitor’s sign-in page loads only its own remote: the header’s meter and badge are for signed-in people', async ({
+  page,
+}) => {
+  const scripts = recordRemoteScripts(page)
+  await page.goto('/auth/sign-in')
+  await expect(page.getByRole('heading', { level: 1, name: 'Sign in to Tessera' })).toBeVisible()
+  await expect(page.getByRole('banner').getByRole('link', { name: 'Sign in' })).toBeVisible()
+  await page.waitForLoadState('networkidle')
+  expect(new Set(scripts.map((url) => new URL(url).pathname.split('/')[1]))).toEqual(
+    new Set(['auth']),
+  )
 })

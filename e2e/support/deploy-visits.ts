@@ -24,13 +24,13 @@ export interface Visit {
 }
 
 /**
- * A new visitor (fresh context: no cookie, no cache) opens the sign-in page, where the header's
- * slots load billing's code after the page's own remote.
+ * A new visitor (fresh context: no cookie, no cache) opens billing's public plans page, whose code
+ * is billing's (its header slot is for signed-in visitors only, so the sign-in page loads none).
  */
 export async function visit(
   browser: Browser,
   stack: DeployStack,
-  path = '/auth/sign-in',
+  path = '/billing/plans',
 ): Promise<Visit> {
   const context = await browser.newContext({ baseURL: stack.appUrl })
   const page = await context.newPage()

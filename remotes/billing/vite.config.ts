@@ -5,6 +5,8 @@ export default defineRemoteConfig({
   basePath: '/billing',
   nav: { label: 'Billing', order: 20 },
   slots: ['header.end'],
+  // The plan badge and the past-due banner are the signed-in user's.
+  signedInSlots: ['header.end'],
   // The pricing page is for everyone: visitors compare plans before they sign up.
   publicPaths: ['/plans'],
   root: new URL('.', import.meta.url),

@@ -30,6 +30,7 @@ import { matchRoute, navRemotes, type RouteMatch } from '../lib/router/match-rou
 import { NotAllowedPage } from './not-allowed-page.tsx'
 import { NotFoundPage } from './not-found-page.tsx'
 import { fetchSnapshot } from './snapshot.ts'
+import { fillsSlot } from '../features/slots/slot-area.tsx'
 import type { Kernel } from './kernel.ts'
 
 const SLOT_TARGET = { kind: 'slot', slot: 'header.end' } as const
@@ -119,7 +120,7 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
   const [menuOpen, setMenuOpen] = useState(false)
   const mainRef = useRef<HTMLElement>(null)
   const navId = useId()
-  const slotRemotes = snapshot.remotes.filter((remote) => remote.slots.includes('header.end'))
+  const slotRemotes = snapshot.remotes.filter((remote) => fillsSlot(remote, 'header.end', session))
   const homePath = navRemotes(snapshot.remotes)[0]?.basePath ?? null
   const guard = useRouteGuard(router, kernel.session, location, match, snapshot.remotes)
   const readSnapshot = useCallback(() => fetchSnapshot(kernel.client), [kernel.client])

@@ -122,7 +122,7 @@ export function createKernel({
   })
 
   // Plugins mount other plugins' slots (account.section) through the same outlets as the frame.
-  const slots = createSlotHost(() => remotes)
+  const slots = createSlotHost(() => remotes, session.current)
 
   /**
    * A platform for one mount. Every subscription made through it is dropped when the plugin

@@ -21,6 +21,11 @@ export interface RemoteBuildOptions {
   basePath: string
   nav: { label: string; order: number } | null
   slots: SlotName[]
+  /**
+   * The slots (of `slots`) to fill for signed-in visitors only, where the remote has nothing to
+   * show anyone else: a host then loads none of its code for them on a signed-out page.
+   */
+  signedInSlots?: SlotName[]
   /** Pages visitors may open signed out, under `basePath` (`/plans`); default: none. */
   publicPaths?: string[]
   /**
@@ -146,6 +151,7 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
         basePath: options.basePath,
         nav: options.nav,
         slots: options.slots,
+        ...(options.signedInSlots ? { signedInSlots: options.signedInSlots } : {}),
         ...(options.publicPaths ? { publicPaths: options.publicPaths } : {}),
         ...(options.api ? { api: { path: options.api.path } } : {}),
         ...(options.audience ? { audience: options.audience } : {}),

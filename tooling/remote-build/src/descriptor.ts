@@ -20,6 +20,7 @@ export interface RemoteFacts {
   basePath: string
   nav: { label: string; order: number } | null
   slots: SlotName[]
+  signedInSlots?: SlotName[]
   publicPaths?: string[]
   /** Versions of the shared singletons the build was made against. */
   shared: Record<string, string>
@@ -71,6 +72,7 @@ export function buildDescriptor(
     basePath: facts.basePath,
     nav: facts.nav,
     slots: facts.slots,
+    ...(facts.signedInSlots ? { signedInSlots: facts.signedInSlots } : {}),
     ...(facts.publicPaths ? { publicPaths: facts.publicPaths } : {}),
     entry: REMOTE_ENTRY,
     shared: facts.shared,

@@ -38,6 +38,7 @@ export function snapshotEntryOf(
       basePath: descriptor.basePath,
       nav: descriptor.nav,
       slots: descriptor.slots,
+      ...(descriptor.signedInSlots ? { signedInSlots: descriptor.signedInSlots } : {}),
       ...(descriptor.publicPaths ? { publicPaths: descriptor.publicPaths } : {}),
       previous: null,
       ...(descriptor.preload

@@ -30,6 +30,7 @@ export function HomePage({
         key={user?.id ?? 'visitor'}
         slot="home.card"
         remotes={remotes}
+        session={state}
         props={{ user }}
         className="host-home__cards"
       />

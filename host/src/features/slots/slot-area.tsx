@@ -1,13 +1,29 @@
-import type { SlotName, SlotProps, SnapshotRemote } from '@tessera/contracts'
+import type { SessionState, SlotName, SlotProps, SnapshotRemote } from '@tessera/contracts'
 import { RemoteOutlet } from '../remotes/remote-outlet.tsx'
 
-/** The remotes whose build says they fill `slot`, in navigation order, then by name. */
+/**
+ * Whether `remote` fills `slot` for this visitor: every slot its build names, but one it fills
+ * for signed-in visitors only (`signedInSlots`) once the session says nobody is signed in, so a
+ * visitor's page loads none of its code. While the session loads it stays (a signed-in page's
+ * header keeps its place for it).
+ */
+export function fillsSlot(
+  remote: SnapshotRemote,
+  slot: SlotName,
+  session: Pick<SessionState, 'status'>,
+): boolean {
+  if (!remote.slots.includes(slot)) return false
+  return session.status !== 'signed-out' || !(remote.signedInSlots?.includes(slot) ?? false)
+}
+
+/** The remotes that fill `slot` for this visitor, in navigation order, then by name. */
 export function remotesFilling(
   slot: SlotName,
   remotes: readonly SnapshotRemote[],
+  session: Pick<SessionState, 'status'>,
 ): SnapshotRemote[] {
   return remotes
-    .filter((remote) => remote.slots.includes(slot))
+    .filter((remote) => fillsSlot(remote, slot, session))
     .sort((a, b) => (a.nav?.order ?? 0) - (b.nav?.order ?? 0) || a.name.localeCompare(b.name))
 }
 
@@ -18,15 +34,17 @@ export function remotesFilling(
 export function SlotArea<S extends SlotName>({
   slot,
   remotes,
+  session,
   props,
   className,
 }: {
   slot: S
   remotes: readonly SnapshotRemote[]
+  session: Pick<SessionState, 'status'>
   props: SlotProps[S]
   className?: string
 }) {
-  const filling = remotesFilling(slot, remotes)
+  const filling = remotesFilling(slot, remotes, session)
   if (filling.length === 0) return null
   return (
     <div className={className} data-tessera-slot={slot}>

@@ -10,6 +10,7 @@ import {
 import { createLoadOrder } from '../remotes/load-order.ts'
 import { createRemoteLoader } from '../remotes/loader.ts'
 import type { RemotesRuntime } from '../remotes/remotes-context.tsx'
+import { fillsSlot, remotesFilling } from './slot-area.tsx'
 import { createSlotHost } from './slot-host.tsx'
 
 const ada: SessionUser = { id: 'u1', email: 'ada@example.com', displayName: 'Ada' }
@@ -24,6 +25,8 @@ const remote = (name: string, slots: SnapshotRemote['slots']): SnapshotRemote =>
   slots,
   previous: null,
 })
+
+const signedIn = () => ({ status: 'signed-in' as const })
 
 function runtimeFor(plugins: Record<string, unknown>): RemotesRuntime {
   const report = () => undefined
@@ -76,7 +79,7 @@ describe('platform.slots: account.section inside a plugin page', () => {
         },
       },
     })
-    const host = createSlotHost(() => runtimeFor({ notes, broken }))
+    const host = createSlotHost(() => runtimeFor({ notes, broken }), signedIn)
     host.setRemotes([
       remote('notes', ['account.section']),
       remote('broken', ['account.section']),
@@ -108,7 +111,7 @@ describe('platform.slots: account.section inside a plugin page', () => {
         },
       },
     })
-    const host = createSlotHost(() => runtimeFor({ notes }))
+    const host = createSlotHost(() => runtimeFor({ notes }), signedIn)
     host.setRemotes([remote('notes', ['account.section'])])
     const el = document.createElement('div')
     document.body.append(el)
@@ -119,5 +122,41 @@ describe('platform.slots: account.section inside a plugin page', () => {
     await waitFor(() => expect(el.textContent).toContain('Notes settings'))
     await act(async () => unmount())
     await waitFor(() => expect(el.childElementCount).toBe(0))
+  })
+})
+
+describe('slots filled for signed-in visitors only', () => {
+  const billing: SnapshotRemote = {
+    ...remote('billing', ['header.end', 'home.card']),
+    signedInSlots: ['header.end'],
+  }
+  const notes = remote('notes', ['header.end'])
+  const signedOut = { status: 'signed-out' } as const
+
+  it('leaves them out once nobody is signed in, so none of the remote is loaded for them', () => {
+    expect(fillsSlot(billing, 'header.end', signedOut)).toBe(false)
+    expect(remotesFilling('header.end', [billing, notes], signedOut)).toEqual([notes])
+    // Its other slots are everyone's.
+    expect(fillsSlot(billing, 'home.card', signedOut)).toBe(true)
+  })
+
+  it('keeps them while the session loads and for a signed-in visitor', () => {
+    expect(fillsSlot(billing, 'header.end', { status: 'loading' })).toBe(true)
+    expect(fillsSlot(billing, 'header.end', signedIn())).toBe(true)
+    expect(fillsSlot(billing, 'account.section', signedIn())).toBe(false)
+  })
+
+  it('mounts no outlet for such a slot in a signed-out page', async () => {
+    const host = createSlotHost(
+      () => runtimeFor({}),
+      () => signedOut,
+    )
+    host.setRemotes([billing])
+    const el = document.createElement('div')
+    document.body.append(el)
+    await act(async () => {
+      cleanups.push(host.mount('header.end', el, {}))
+    })
+    expect(el.querySelector('[data-tessera-remote]')).toBeNull()
   })
 })

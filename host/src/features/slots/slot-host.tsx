@@ -1,6 +1,6 @@
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import type { SlotName, SlotProps, SnapshotRemote } from '@tessera/contracts'
+import type { SessionState, SlotName, SlotProps, SnapshotRemote } from '@tessera/contracts'
 import { RemotesContext, type RemotesRuntime } from '../remotes/remotes-context.tsx'
 import { SlotArea } from './slot-area.tsx'
 
@@ -15,7 +15,10 @@ export interface SlotHost {
  * Mounts a host React root (the one shared React) into the element a plugin hands over, with the
  * same outlets the frame uses: each filling remote isolated, with its fallback and telemetry.
  */
-export function createSlotHost(runtime: () => RemotesRuntime): SlotHost {
+export function createSlotHost(
+  runtime: () => RemotesRuntime,
+  session: () => Pick<SessionState, 'status'>,
+): SlotHost {
   let remotes: readonly SnapshotRemote[] = []
   return {
     setRemotes(next) {
@@ -26,7 +29,13 @@ export function createSlotHost(runtime: () => RemotesRuntime): SlotHost {
       root.render(
         <StrictMode>
           <RemotesContext value={runtime()}>
-            <SlotArea slot={slot} remotes={remotes} props={props} className="host-slot-area" />
+            <SlotArea
+              slot={slot}
+              remotes={remotes}
+              session={session()}
+              props={props}
+              className="host-slot-area"
+            />
           </RemotesContext>
         </StrictMode>,
       )
