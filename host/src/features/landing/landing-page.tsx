@@ -1,7 +1,7 @@
 import { useEffect, useRef } from 'react'
 import { planList, type Plan } from '@tessera/contracts/plan-values'
 import { HostLink } from '../../lib/router/host-link.tsx'
-import { whenContentPainted } from '../remotes/load-order.ts'
+import { nextPaint, whenContentPainted } from '../remotes/load-order.ts'
 import { useRemotesRuntime } from '../remotes/remotes-context.tsx'
 import { SIGN_IN_PATH } from '../session/route-guard.ts'
 import {
@@ -47,12 +47,14 @@ interface LandingPageProps {
 export function LandingPage({ onNavigate }: LandingPageProps) {
   const runtime = useRemotesRuntime()
   const page = useRef<HTMLDivElement>(null)
-  // No remote owns this page; the header's slots wait until its text is painted, so their code
-  // does not compete with the first thing a visitor reads.
+  // No remote owns this page; the header's slots wait until its text is painted and the frame
+  // after it too, so their code does not compete with the first thing a visitor reads. (Chromium
+  // reports the paint before the frame is on screen; a slot's code released at once could arrive
+  // first, and a phone would then show the text after it.)
   useEffect(() => {
     const element = page.current
-    void (element === null ? Promise.resolve() : whenContentPainted(element)).then(() =>
-      runtime.loadOrder.releaseSlots(),
+    void (element === null ? Promise.resolve() : whenContentPainted(element).then(nextPaint)).then(
+      () => runtime.loadOrder.releaseSlots(),
     )
   }, [runtime])
   return (

@@ -61,6 +61,14 @@ export function createLoadOrder({
   }
 }
 
+/** Resolves once the browser has painted the next frame (a slot's content is not an LCP). */
+export function nextPaint(): Promise<void> {
+  return new Promise((resolve) => {
+    if (typeof requestAnimationFrame !== 'function') resolve()
+    else requestAnimationFrame(() => requestAnimationFrame(() => resolve()))
+  })
+}
+
 /** Observes largest-contentful-paint entries (PerformanceObserver in a browser that has them). */
 export type LcpObserve = (onElement: (element: Element | null) => void) => (() => void) | null
 

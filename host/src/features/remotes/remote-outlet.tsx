@@ -8,7 +8,7 @@ import type {
   Unmount,
 } from '@tessera/contracts'
 import { FallbackCard } from './fallback-card.tsx'
-import { whenContentPainted } from './load-order.ts'
+import { nextPaint, whenContentPainted } from './load-order.ts'
 import { remoteLabel, type LoadOutcome, type RemoteFailure } from './loader.ts'
 import { useRemotesRuntime } from './remotes-context.tsx'
 
@@ -32,14 +32,6 @@ interface RemoteOutletProps {
 
 function describeTarget(target: OutletTarget): string {
   return target.kind === 'route' ? 'a page' : `the ${target.slot} slot`
-}
-
-/** Resolves once the browser has painted the next frame (a slot's content is not an LCP). */
-function nextPaint(): Promise<void> {
-  return new Promise((resolve) => {
-    if (typeof requestAnimationFrame !== 'function') resolve()
-    else requestAnimationFrame(() => requestAnimationFrame(() => resolve()))
-  })
 }
 
 function mountFnFor(plugin: Plugin, target: OutletTarget): AnyMount | null {
