@@ -22,6 +22,9 @@ export interface SessionUser {
 /** What the user's plan allows (`entitlements` of `GET /api/me`). */
 export type SessionEntitlements = Entitlements
 
+/** Where visitors who are not signed in are sent for a page that needs a session. */
+export const SIGN_IN_PATH = '/auth/sign-in'
+
 /**
  * Why a tab is signed out when it did not sign out itself: signed out from another device (or
  * the account's password changed), signed out in another tab of this browser, or the session

@@ -15,8 +15,9 @@ test('a signed-out visitor who opens /billing signs in and comes back to /billin
   await page.goto('/billing')
   await expect(page).toHaveURL(/\/auth\/sign-in\?next=%2Fbilling$/)
   await expect(page.getByRole('heading', { level: 1, name: 'Sign in to Tessera' })).toBeVisible()
-  // The header's usage meter is a signed-in visitor's (ai's descriptor says so): a visitor's page
-  // loads the sign-in page's remote and the one of the page asked for, and not ai, even once idle.
+  // The header's usage meter is a signed-in visitor's (ai's descriptor says so), so ai's code is
+  // not fetched, even once idle: only the sign-in page's remote, and billing's, which the host
+  // starts for the page asked for before it knows nobody is signed in.
   await page.waitForLoadState('networkidle')
   expect(remotesFetched()).toEqual(['auth', 'billing'])
 

@@ -1,5 +1,6 @@
 import { ApiError, CONTRACT_MAJOR, HOST_SHARED_MAJORS } from '@tessera/contracts'
 import { Hono } from 'hono'
+import { getCookie } from 'hono/cookie'
 import { methodNotAllowed } from 'hono/method-not-allowed'
 import type { AppEnv } from './app-env.ts'
 import { systemClock } from '../platform/clock.ts'
@@ -16,7 +17,7 @@ import { csrf } from './middleware/csrf.ts'
 import { drainHint } from './middleware/drain-hint.ts'
 import { requestId } from './middleware/request-id.ts'
 import { securityHeaders } from './middleware/security-headers.ts'
-import { sessionCookie } from './middleware/session.ts'
+import { sessionCookie, sessionCookieName } from './middleware/session.ts'
 import { assistantRoutes } from '../modules/assistant/assistant-routes.ts'
 import { attachmentRoutes, isAttachmentUpload } from '../modules/attachments/attachment-routes.ts'
 import { createAttachments } from '../modules/attachments/attachments.ts'
@@ -355,6 +356,8 @@ export function createApp(deps: AppDeps) {
         assets,
         readSnapshot: () => snapshots.forRequest(c, { everyCanary: true }),
         readPublicSnapshot: () => snapshots.forRequest(c, { everyCanary: true, operator: false }),
+        signedOut:
+          getCookie(c, sessionCookieName({ secure: env.SESSION_COOKIE_SECURE })) === undefined,
       })) ?? errorResponse(c, new ApiError('not_found')),
   )
 

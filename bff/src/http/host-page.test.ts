@@ -10,6 +10,7 @@ import {
   type HostAssets,
 } from './host-page.ts'
 import { OVERRIDE_COOKIE } from '../modules/registry/remote-overrides.ts'
+import { sessionCookieName } from './middleware/session.ts'
 import { createTestApp, remoteEntry } from '../testing/app.ts'
 
 const assets: HostAssets = {
@@ -193,8 +194,17 @@ describe('the page’s preload hints for the route’s remote', () => {
     ],
   }
 
-  async function headOf(app: ReturnType<typeof createTestApp>['app'], path: string) {
-    const response = await app.request(path, { headers: { accept: 'text/html' } })
+  // Any value: the hints look at whether the cookie is there, never at the session it names.
+  const signedIn = `${sessionCookieName({ secure: false })}=a-session`
+
+  async function headOf(
+    app: ReturnType<typeof createTestApp>['app'],
+    path: string,
+    cookie?: string,
+  ) {
+    const response = await app.request(path, {
+      headers: { accept: 'text/html', ...(cookie === undefined ? {} : { cookie }) },
+    })
     expect(response.status).toBe(200)
     const html = await response.text()
     return html.slice(0, html.indexOf('</head>'))
@@ -205,7 +215,7 @@ describe('the page’s preload hints for the route’s remote', () => {
       registry: { remotes: [billingWithFiles, auth] },
       deps: { assets: page },
     })
-    const head = await headOf(app, '/billing/plans')
+    const head = await headOf(app, '/billing/plans', signedIn)
     expect(head).toContain(
       `<link rel="modulepreload" crossorigin href="${cdn}/remoteEntry.js"><link rel="modulepreload" crossorigin href="${cdn}/__federation_expose_Plugin-a1.js"><link rel="preload" as="style" href="${cdn}/__federation_expose_Plugin-a1.css">`,
     )
@@ -215,6 +225,29 @@ describe('the page’s preload hints for the route’s remote', () => {
     const authHead = await headOf(app, '/auth/sign-in')
     expect(authHead).toContain(`href="${auth.entryUrl}"`)
     expect(authHead).not.toContain('billing')
+  })
+
+  it('hints the sign-in page’s files to a visitor without a session, whom the host sends there', async () => {
+    const publicBilling = { ...billingWithFiles, publicPaths: ['/plans'] }
+    const { app } = createTestApp({
+      registry: { remotes: [publicBilling, auth] },
+      deps: { assets: page },
+    })
+    const visitor = await headOf(app, '/billing/invoices')
+    expect(visitor).toContain(`href="${auth.entryUrl}"`)
+    expect(visitor).not.toContain('billing')
+    // A public page, and the sign-in page's own remote, are the visitor's own to see.
+    expect(await headOf(app, '/billing/plans')).toContain(`href="${cdn}/remoteEntry.js"`)
+    expect(await headOf(app, '/billing/plans/')).toContain(`href="${cdn}/remoteEntry.js"`)
+    expect(await headOf(app, '/auth/sign-up')).toContain(`href="${auth.entryUrl}"`)
+    // With a session cookie the page is the one asked for.
+    expect(await headOf(app, '/billing/invoices', signedIn)).toContain(
+      `href="${cdn}/remoteEntry.js"`,
+    )
+    // With no remote owning the sign-in page nothing is guarded, so nothing changes.
+    expect(routeHints('/billing', { remotes: [billingWithFiles] }, { signedOut: true })).toEqual(
+      routeHints('/billing', { remotes: [billingWithFiles] }),
+    )
   })
 
   it('adds nothing on a page no remote owns, and no inline script the CSP would refuse', async () => {

@@ -1,4 +1,4 @@
-import { CONTRACT_MAJOR, type RegistrySnapshot } from '@tessera/contracts'
+import { CONTRACT_MAJOR, SIGN_IN_PATH, type RegistrySnapshot } from '@tessera/contracts'
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { AppEnv } from './app-env.ts'
 import { gzip, preferredEncoding, varyOnEncoding } from './content-encoding.ts'
@@ -74,6 +74,8 @@ export async function hostPage(
     readSnapshot: () => Promise<RegistrySnapshot>
     /** What anyone is served (no remote for operators only): the preload hints come from it. */
     readPublicSnapshot?: () => Promise<RegistrySnapshot>
+    /** The request carries no session cookie: nobody is signed in (see `routeHints`). */
+    signedOut?: boolean
   },
 ): Promise<Response | null> {
   if (deps.assets === undefined || !isPageRequest(c)) return null
@@ -83,7 +85,10 @@ export async function hostPage(
   const snapshot = await deps.readSnapshot()
   const csp = buildHostCsp(remoteOrigins(snapshot), await scriptHashesOf(template))
   const hinted = deps.readPublicSnapshot === undefined ? snapshot : await deps.readPublicSnapshot()
-  const html = withRouteHints(template, routeHints(c.req.path, hinted))
+  const html = withRouteHints(
+    template,
+    routeHints(c.req.path, hinted, { signedOut: deps.signedOut === true }),
+  )
   const headers = new Headers({
     'Content-Type': 'text/html; charset=UTF-8',
     'Content-Security-Policy': csp,
@@ -131,14 +136,28 @@ export interface PreloadHint {
  * snapshot puts the viewer in every canary (for the CSP) while `/api/remotes` will give most
  * viewers the stable version; only files on the entry's origin, like the host's own hints
  * (features/remotes/preload-links.ts), which these match so the browser reuses them.
+ *
+ * `signedOut` (the request has no session cookie): a page that needs a session sends the visitor
+ * to the sign-in page (the host's route guard), so that page's files are hinted instead. The
+ * guard's rule, as far as a hint needs it: the sign-in page's remote and a remote's
+ * `publicPaths` are open to everyone, and with no remote owning the sign-in page nothing is guarded.
  */
 export function routeHints(
   path: string,
   snapshot: Pick<RegistrySnapshot, 'remotes'>,
+  options: { signedOut?: boolean } = {},
 ): PreloadHint[] {
-  const remote = snapshot.remotes.find(
-    (candidate) => path === candidate.basePath || path.startsWith(`${candidate.basePath}/`),
-  )
+  const owner = (at: string) =>
+    snapshot.remotes.find(
+      (candidate) => at === candidate.basePath || at.startsWith(`${candidate.basePath}/`),
+    )
+  let remote = owner(path)
+  if (options.signedOut === true && remote !== undefined) {
+    const signIn = owner(SIGN_IN_PATH)
+    const sub = path.slice(remote.basePath.length).replace(/\/$/, '') || '/'
+    if (signIn !== undefined && signIn !== remote && !(remote.publicPaths ?? []).includes(sub))
+      remote = signIn
+  }
   if (remote === undefined || remote.channel === 'canary' || remote.contract !== CONTRACT_MAJOR) {
     return []
   }

@@ -30,7 +30,7 @@ import { matchRoute, navRemotes, type RouteMatch } from '../lib/router/match-rou
 import { NotAllowedPage } from './not-allowed-page.tsx'
 import { NotFoundPage } from './not-found-page.tsx'
 import { fetchSnapshot } from './snapshot.ts'
-import { fillsSlot } from '../features/slots/slot-area.tsx'
+import { fillsSlot, holdsSlot } from '../features/slots/slot-area.tsx'
 import type { Kernel } from './kernel.ts'
 
 const SLOT_TARGET = { kind: 'slot', slot: 'header.end' } as const
@@ -214,7 +214,12 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
             {slotRemotes.length > 0 && (
               <div className="host-slots">
                 {slotRemotes.map((remote) => (
-                  <RemoteOutlet key={remote.name} remote={remote} target={SLOT_TARGET} />
+                  <RemoteOutlet
+                    key={remote.name}
+                    remote={remote}
+                    target={SLOT_TARGET}
+                    hold={holdsSlot(remote, 'header.end', session)}
+                  />
                 ))}
               </div>
             )}

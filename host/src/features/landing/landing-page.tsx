@@ -1,9 +1,9 @@
 import { useEffect, useRef } from 'react'
+import { SIGN_IN_PATH } from '@tessera/contracts'
 import { planList, type Plan } from '@tessera/contracts/plan-values'
 import { HostLink } from '../../lib/router/host-link.tsx'
 import { nextPaint, whenContentPainted } from '../remotes/load-order.ts'
 import { useRemotesRuntime } from '../remotes/remotes-context.tsx'
-import { SIGN_IN_PATH } from '../session/route-guard.ts'
 import {
   formatPlanModels,
   formatPlanPeriod,

@@ -1,7 +1,7 @@
+import { SIGN_IN_PATH } from '@tessera/contracts'
 import type { SessionState, SnapshotRemote } from '@tessera/contracts'
 import { subPathOf, type RouteMatch } from '../../lib/router/match-route.ts'
 import { normalisePath } from '../../lib/router/router.ts'
-import { SIGN_IN_PATH } from '../session/route-guard.ts'
 
 /** Where the landing page's "Start free" goes: the auth remote's sign-up form. */
 export const SIGN_UP_PATH = '/auth/sign-up'

@@ -28,6 +28,11 @@ type OutletState =
 interface RemoteOutletProps {
   remote: SnapshotRemote
   target: OutletTarget
+  /**
+   * Shows the loading state without loading yet: a slot for signed-in visitors only while the
+   * session is still being read (it keeps its place; its code waits to know it is wanted).
+   */
+  hold?: boolean
 }
 
 function describeTarget(target: OutletTarget): string {
@@ -47,6 +52,7 @@ function mountFnFor(plugin: Plugin, target: OutletTarget): AnyMount | null {
 function RemoteOutletInner({
   remote,
   target,
+  hold = false,
   onRetry,
 }: RemoteOutletProps & { onRetry: () => void }) {
   const runtime = useRemotesRuntime()
@@ -58,6 +64,7 @@ function RemoteOutletInner({
   const propsRef = useRef(target.kind === 'slot' ? target.props : undefined)
 
   useEffect(() => {
+    if (hold) return
     const outletTarget: OutletTarget = slot === null ? { kind: 'route' } : { kind: 'slot', slot }
     let cancelled = false
     let unmount: Unmount | null = null
@@ -179,7 +186,7 @@ function RemoteOutletInner({
       }
       dispose?.()
     }
-  }, [runtime, remote, slot])
+  }, [runtime, remote, slot, hold])
 
   const isSlot = target.kind === 'slot'
   return (
@@ -256,7 +263,7 @@ class OutletErrorBoundary extends Component<BoundaryProps, { error: Error | null
 }
 
 /** A remote's page or slot, with loading, fallback and retry. */
-export function RemoteOutlet({ remote, target }: RemoteOutletProps) {
+export function RemoteOutlet({ remote, target, hold = false }: RemoteOutletProps) {
   const runtime = useRemotesRuntime()
   const [attempt, setAttempt] = useState(0)
   // A retry remounts the whole outlet: fresh state, a fresh element, the loader asked again.
@@ -291,7 +298,7 @@ export function RemoteOutlet({ remote, target }: RemoteOutletProps) {
         )
       }
     >
-      <RemoteOutletInner remote={remote} target={target} onRetry={retry} />
+      <RemoteOutletInner remote={remote} target={target} hold={hold} onRetry={retry} />
     </OutletErrorBoundary>
   )
 }

@@ -1,10 +1,8 @@
+import { SIGN_IN_PATH } from '@tessera/contracts'
 import type { SessionState, SnapshotRemote } from '@tessera/contracts'
 import type { RouteMatch } from '../../lib/router/match-route.ts'
 import { subPathOf } from '../../lib/router/match-route.ts'
 import type { Location } from '../../lib/router/router.ts'
-
-/** Where signed-out visitors go; the remote that owns it is open to everyone. */
-export const SIGN_IN_PATH = '/auth/sign-in'
 
 export type GuardDecision =
   | { kind: 'pass' }

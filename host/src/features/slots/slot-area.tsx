@@ -16,6 +16,18 @@ export function fillsSlot(
   return session.status !== 'signed-out' || !(remote.signedInSlots?.includes(slot) ?? false)
 }
 
+/**
+ * Whether a slot `remote` fills waits before loading: one for signed-in visitors only while the
+ * session is still being read (its outlet keeps the place, and loads once someone is signed in).
+ */
+export function holdsSlot(
+  remote: SnapshotRemote,
+  slot: SlotName,
+  session: Pick<SessionState, 'status'>,
+): boolean {
+  return session.status === 'loading' && (remote.signedInSlots?.includes(slot) ?? false)
+}
+
 /** The remotes that fill `slot` for this visitor, in navigation order, then by name. */
 export function remotesFilling(
   slot: SlotName,
@@ -49,7 +61,12 @@ export function SlotArea<S extends SlotName>({
   return (
     <div className={className} data-tessera-slot={slot}>
       {filling.map((remote) => (
-        <RemoteOutlet key={remote.name} remote={remote} target={{ kind: 'slot', slot, props }} />
+        <RemoteOutlet
+          key={remote.name}
+          remote={remote}
+          target={{ kind: 'slot', slot, props }}
+          hold={holdsSlot(remote, slot, session)}
+        />
       ))}
     </div>
   )

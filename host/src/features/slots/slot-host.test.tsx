@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-import { act, waitFor } from '@testing-library/react'
+import { act, render, waitFor } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import {
   definePlugin,
@@ -10,7 +10,8 @@ import {
 import { createLoadOrder } from '../remotes/load-order.ts'
 import { createRemoteLoader } from '../remotes/loader.ts'
 import type { RemotesRuntime } from '../remotes/remotes-context.tsx'
-import { fillsSlot, remotesFilling } from './slot-area.tsx'
+import { RemotesContext } from '../remotes/remotes-context.tsx'
+import { fillsSlot, holdsSlot, remotesFilling, SlotArea } from './slot-area.tsx'
 import { createSlotHost } from './slot-host.tsx'
 
 const ada: SessionUser = { id: 'u1', email: 'ada@example.com', displayName: 'Ada' }
@@ -158,5 +159,41 @@ describe('slots filled for signed-in visitors only', () => {
       cleanups.push(host.mount('header.end', el, {}))
     })
     expect(el.querySelector('[data-tessera-remote]')).toBeNull()
+  })
+
+  it('holds such a slot, unloaded, while the session is read, and loads it once someone is signed in', async () => {
+    expect(holdsSlot(billing, 'header.end', { status: 'loading' })).toBe(true)
+    expect(holdsSlot(billing, 'header.end', signedIn())).toBe(false)
+    expect(holdsSlot(notes, 'header.end', { status: 'loading' })).toBe(false)
+    const plugin = definePlugin({
+      name: 'billing',
+      contract: 1,
+      slots: {
+        'header.end': (el) => {
+          el.textContent = 'Pro plan'
+          return () => el.replaceChildren()
+        },
+      },
+    })
+    const runtime = runtimeFor({ billing: plugin })
+    const asked: string[] = []
+    const loader = runtime.loader
+    const counted: RemotesRuntime = {
+      ...runtime,
+      loader: { ...loader, load: (ref) => (asked.push(ref.name), loader.load(ref)) },
+    }
+    const view = (status: 'loading' | 'signed-in') => (
+      <RemotesContext value={counted}>
+        <SlotArea slot="header.end" remotes={[billing]} session={{ status }} props={{}} />
+      </RemotesContext>
+    )
+    const { container, rerender, unmount } = render(view('loading'))
+    cleanups.push(unmount)
+    await act(async () => undefined)
+    expect(asked).toEqual([])
+    expect(container.querySelector('.host-slot-skeleton')).not.toBeNull()
+    rerender(view('signed-in'))
+    await waitFor(() => expect(container.textContent).toContain('Pro plan'))
+    expect(asked).toEqual(['billing'])
   })
 })
