@@ -96,6 +96,24 @@ describe('startBff', () => {
     expect(await response.json()).toMatchObject({ status: 'ok' })
   })
 
+  it('keeps an idle keep-alive connection past Node’s default 5 s, so a reuse then is answered', async () => {
+    const socket = connect(bff.port, '127.0.0.1')
+    await new Promise<void>((resolve) => socket.once('connect', resolve))
+    socket.setEncoding('utf8')
+    let received = ''
+    socket.on('data', (chunk: string) => (received += chunk))
+    const ask = async () => {
+      const before = received.length
+      socket.write('GET /api/health HTTP/1.1\r\nHost: localhost\r\nConnection: keep-alive\r\n\r\n')
+      await expect.poll(() => received.slice(before), { timeout: 5000 }).toMatch(/^HTTP\/1\.1 200/)
+    }
+    await ask()
+    await new Promise((resolve) => setTimeout(resolve, 7000))
+    expect(socket.destroyed || socket.readableEnded).toBe(false)
+    await ask()
+    socket.destroy()
+  }, 20_000)
+
   it('serves the snapshot from the registry tables and the built host with its CSP', async () => {
     const snapshot = registrySnapshotSchema.parse(
       await (await fetch(`${bff.url}/api/remotes`)).json(),

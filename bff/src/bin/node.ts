@@ -101,6 +101,9 @@ function urlHost(hostName: string): string {
   return hostName.includes(':') ? `[${hostName}]` : hostName
 }
 
+/** How long the server keeps an idle keep-alive connection (see `listen`). */
+export const KEEP_ALIVE_MS = 65_000
+
 function listen(
   fetch: Parameters<typeof serve>[0]['fetch'],
   hostname: string,
@@ -109,6 +112,11 @@ function listen(
 ) {
   return new Promise<Server>((resolve, reject) => {
     const server = serve({ fetch, hostname, port }) as Server
+    // An idle keep-alive connection stays open longer than the load balancer's (HAProxy's 60 s
+    // `timeout server`, deploy/haproxy.cfg) and any client's reuse of it: closed after Node's
+    // default 5 s, a request sent on it just then is reset. A drain closes idle ones at once.
+    server.keepAliveTimeout = KEEP_ALIVE_MS
+    server.headersTimeout = KEEP_ALIVE_MS + 1000
     // Still synchronous with listen(): no connection has arrived yet.
     prepare(server)
     server.once('error', reject)
