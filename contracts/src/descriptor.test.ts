@@ -78,12 +78,7 @@ describe('remote descriptors and snapshots', () => {
       generatedAt: '2026-11-21T00:00:00.000Z',
       remotes: [
         {
-          name: 'billing',
-          version: '1.1.0',
-          entryUrl: 'http://localhost:8788/billing/1.1.0/assets/remoteEntry.js',
-          contract: 1,
-          basePath: '/billing',
-          nav: null,
+          ...snapshotEntry,
           slots: [],
           previous: {
             version: '1.0.0',
