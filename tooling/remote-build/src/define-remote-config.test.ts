@@ -98,7 +98,7 @@ describe('a remote built with defineRemoteConfig', () => {
   it('leaves no originjs placeholder in remoteEntry.js and lists the exposed module CSS in it', () => {
     const remoteEntry = files.get('assets/remoteEntry.js') ?? ''
     expect(remoteEntry).not.toContain('__v__css__')
-    expect(remoteEntry).toMatch(/\["__federation_expose_Plugin-[\w-]+\.css"\]/)
+    expect(remoteEntry).toMatch(/\["plugin-[\w-]+\.css"\]/)
     expect(remoteEntry).toMatch(/"\.\/__federation_expose_Plugin-[\w-]+\.js"/)
   })
 
@@ -121,9 +121,7 @@ describe('a remote built with defineRemoteConfig', () => {
     const listed = new Set(descriptor.files.map((file) => file.path))
     for (const file of preload) expect(listed.has(file), file).toBe(true)
     expect(preload[0]).toMatch(/^assets\/__federation_expose_Plugin-[\w-]+\.js$/)
-    expect(preload).toContainEqual(
-      expect.stringMatching(/^assets\/__federation_expose_Plugin-[\w-]+\.css$/),
-    )
+    expect(preload).toContainEqual(expect.stringMatching(/^assets\/plugin-[\w-]+\.css$/))
     // Everything the exposed chunk imports statically is listed, so nothing is found late.
     const exposedCode = files.get(preload[0] ?? '') ?? ''
     for (const match of exposedCode.matchAll(/from\s*"\.\/([\w-]+\.js)"/g)) {
@@ -131,6 +129,25 @@ describe('a remote built with defineRemoteConfig', () => {
     }
     expect(preload.some((file) => file.includes('lazy-page'))).toBe(false)
     expect(preload).not.toContain('assets/remoteEntry.js')
+  })
+
+  it('puts what the exposed module imports in one chunk, which its lazy page imports from', () => {
+    const preload = descriptor.preload ?? []
+    // The exposed chunk, the one chunk of what it imports (React's JSX runtime, the contracts'
+    // definePlugin, the module it shares with its lazy page) and that chunk's stylesheet; beside
+    // them only originjs's import helper, which remoteEntry.js imports as well.
+    const own = preload.filter((file) => !file.includes('_virtual___federation_fn_import-'))
+    expect(own).toEqual([
+      expect.stringMatching(/^assets\/__federation_expose_Plugin-[\w-]+\.js$/),
+      expect.stringMatching(/^assets\/plugin-[\w-]+\.js$/),
+      expect.stringMatching(/^assets\/plugin-[\w-]+\.css$/),
+    ])
+    expect(preload).toHaveLength(4)
+    const chunk = own[1] ?? ''
+    expect(files.get(chunk)).toContain('Clicked once')
+    const lazyPage = javascript().find(([name]) => name.includes('lazy-page-'))
+    expect(lazyPage?.[1]).toContain(`"./${path.posix.basename(chunk)}"`)
+    expect(javascript().filter(([, code]) => code.includes('Clicked once'))).toHaveLength(1)
   })
 
   it("ships a stub instead of originjs's semver matcher, which a remote never calls", () => {

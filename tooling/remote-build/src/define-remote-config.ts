@@ -8,6 +8,7 @@ import type { UserConfig } from 'vite'
 import { pluginApiPath, pluginApiSchema, type SlotName } from '@tessera/contracts'
 import { descriptorPlugin } from './descriptor.ts'
 import { federationOutputPlugin } from './federation-output.ts'
+import { firstLoadChunk } from './first-load-chunk.ts'
 import { firstRouteBudgetPlugin } from './first-route-budget.ts'
 import { hostProvidedSharedPlugin, NO_LOCAL_COPY } from './host-provided-shared.ts'
 import { scopeCss } from './scope-css.ts'
@@ -112,6 +113,9 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
     'react-dom/client': reactDomVersion,
   }
 
+  const exposedModule = path.join(root, 'src/plugin.tsx')
+  // What the exposed module imports statically, in one chunk (first-load-chunk.ts).
+  const firstLoad = firstLoadChunk(exposedModule)
   return {
     root,
     // Every URL the build writes is relative to the file that holds it, so the same build works
@@ -128,7 +132,7 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
         filename: 'remoteEntry.js',
         // Absolute: originjs resolves a relative path against the process's cwd, and when that
         // is not the remote's folder it silently drops the exposed module's CSS.
-        exposes: { './plugin': path.join(root, 'src/plugin.tsx') },
+        exposes: { './plugin': exposedModule },
         shared: Object.fromEntries(
           sharedSingletons.map((id) => [
             id,
@@ -141,6 +145,7 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
         ),
       }),
       federationOutputPlugin(),
+      firstLoad.plugin,
       firstRouteBudgetPlugin({
         name: options.name,
         budgetKiB: options.firstRouteBudgetKiB ?? DEFAULT_FIRST_ROUTE_BUDGET_KIB,
@@ -172,6 +177,7 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
         input: [],
         // Terser's timing report is noise on every build; Tessera chose terser on purpose.
         checks: { pluginTimings: false },
+        output: { codeSplitting: { groups: [firstLoad.group] } },
       },
     },
   }
