@@ -18,7 +18,7 @@ const snapshot: RegistrySnapshot = {
   generatedAt: '2026-01-01T00:00:00.000Z',
   remotes: [
     remote('ai', '/assistant', 10, []),
-    remote('billing', '/billing', 20, ['header.end']),
+    { ...remote('billing', '/billing', 20, ['header.end']), publicPaths: ['/plans'] },
     remote('auth', '/auth', 30, ['header.end']),
   ],
   diagnostics: [],
@@ -29,15 +29,30 @@ const signedIn: SessionState = {
   user: { id: 'u1', email: 'ada@example.test', displayName: null },
 }
 
-function kernelAt(pathname: string, session: SessionState = signedIn) {
+const signedOut: SessionState = { status: 'signed-out', user: null }
+const loading: SessionState = { status: 'loading', user: null }
+
+function kernelAt(pathname: string, initial: SessionState = signedIn) {
   const load = vi.fn(async (_remote: SnapshotRemote) => ({ ok: true }) as never)
   const releaseSlots = vi.fn()
+  let session = initial
+  const listeners = new Set<(state: SessionState) => void>()
   const kernel = {
     router: { current: () => ({ pathname, search: '', hash: '' }) },
     remotes: { loader: { load }, loadOrder: { releaseSlots, slotsMayLoad: vi.fn() } },
-    session: { current: () => session },
+    session: {
+      current: () => session,
+      subscribe: (listener: (state: SessionState) => void) => {
+        listeners.add(listener)
+        return () => listeners.delete(listener)
+      },
+    },
   } as unknown as Pick<Kernel, 'router' | 'remotes' | 'session'>
-  return { kernel, load, releaseSlots }
+  const read = (state: SessionState) => {
+    session = state
+    for (const listener of [...listeners]) listener(state)
+  }
+  return { kernel, load, releaseSlots, read, listeners }
 }
 
 describe('startShownRemotes', () => {
@@ -55,14 +70,14 @@ describe('startShownRemotes', () => {
   })
 
   it("starts no page remote for a visitor's landing page, and lets the slots load", () => {
-    const { kernel, load, releaseSlots } = kernelAt('/', { status: 'signed-out', user: null })
+    const { kernel, load, releaseSlots } = kernelAt('/', signedOut)
     startShownRemotes(kernel, snapshot)
     expect(load).not.toHaveBeenCalled()
     expect(releaseSlots).toHaveBeenCalledOnce()
   })
 
   it('starts nothing at / while the session is still being read', () => {
-    const { kernel, load, releaseSlots } = kernelAt('/', { status: 'loading', user: null })
+    const { kernel, load, releaseSlots } = kernelAt('/', loading)
     startShownRemotes(kernel, snapshot)
     expect(load).not.toHaveBeenCalled()
     expect(releaseSlots).not.toHaveBeenCalled()
@@ -73,5 +88,36 @@ describe('startShownRemotes', () => {
     startShownRemotes(kernel, snapshot)
     expect(load).not.toHaveBeenCalled()
     expect(releaseSlots).toHaveBeenCalledOnce()
+  })
+
+  it("waits for the session on a page for signed-in users, then starts that page's remote", () => {
+    const { kernel, load, read, listeners } = kernelAt('/billing/invoices', loading)
+    startShownRemotes(kernel, snapshot)
+    expect(load).not.toHaveBeenCalled()
+    read(loading)
+    expect(load).not.toHaveBeenCalled()
+    read(signedIn)
+    expect(load.mock.calls.map(([r]) => r.name)).toEqual(['billing'])
+    expect(listeners.size).toBe(0)
+  })
+
+  it("starts the sign-in page's remote, not the page's, for a visitor sent to sign in", () => {
+    const { kernel, load, read } = kernelAt('/billing/invoices', loading)
+    startShownRemotes(kernel, snapshot)
+    read(signedOut)
+    expect(load.mock.calls.map(([r]) => r.name)).toEqual(['auth'])
+
+    const known = kernelAt('/assistant', signedOut)
+    startShownRemotes(known.kernel, snapshot)
+    expect(known.load.mock.calls.map(([r]) => r.name)).toEqual(['auth'])
+  })
+
+  it("starts a public page's remote for a visitor, and the sign-in page's own at once", () => {
+    const plans = kernelAt('/billing/plans', loading)
+    startShownRemotes(plans.kernel, snapshot)
+    expect(plans.load.mock.calls.map(([r]) => r.name)).toEqual(['billing'])
+    const signIn = kernelAt('/auth/sign-in', loading)
+    startShownRemotes(signIn.kernel, snapshot)
+    expect(signIn.load.mock.calls.map(([r]) => r.name)).toEqual(['auth'])
   })
 })

@@ -1,7 +1,10 @@
-import type { RegistrySnapshot } from '@tessera/contracts'
+import { SIGN_IN_PATH, type RegistrySnapshot, type SnapshotRemote } from '@tessera/contracts'
 import { startRouteFor } from '../features/landing/start-route.ts'
-import { matchRoute } from '../lib/router/match-route.ts'
+import { guardRoute } from '../features/session/route-guard.ts'
+import { matchRoute, subPathOf } from '../lib/router/match-route.ts'
 import type { Kernel } from './kernel.ts'
+
+type StartKernel = Pick<Kernel, 'router' | 'remotes' | 'session'>
 
 /**
  * Starts loading the remote of the first page as soon as the frame with its navigation is drawn,
@@ -10,26 +13,41 @@ import type { Kernel } from './kernel.ts'
  * Nothing else is fetched: a remote's code still loads only when its route or slot is shown.
  * At `/` the session decides: a visitor's landing page has no remote, a signed-in user's `/` goes
  * on to the first navigation item, and while the session is read nothing starts (the frame starts
- * whichever it turns out to be).
+ * whichever it turns out to be). A page that needs a signed-in user waits for the session too, then
+ * loads its remote for one and the sign-in page's remote for a visitor, who is sent there (a
+ * visitor who opened `/billing` downloaded billing's code only to be shown the sign-in form).
  */
-export function startShownRemotes(
-  kernel: Pick<Kernel, 'router' | 'remotes' | 'session'>,
-  snapshot: RegistrySnapshot,
-): void {
-  const { pathname } = kernel.router.current()
+export function startShownRemotes(kernel: StartKernel, snapshot: RegistrySnapshot): void {
+  const location = kernel.router.current()
+  const session = kernel.session.current()
   const match = startRouteFor(
-    matchRoute(pathname, snapshot.remotes),
-    pathname,
-    kernel.session.current(),
+    matchRoute(location.pathname, snapshot.remotes),
+    location.pathname,
+    session,
     snapshot.remotes,
   )
+  // The landing page (or the page a signed-in user is sent on to) starts itself once it is shown.
   if (match.kind === 'landing-pending') return
-  const routed =
-    match.kind === 'remote'
-      ? match.remote
-      : match.kind === 'redirect'
-        ? snapshot.remotes.find((remote) => remote.basePath === match.to)
-        : undefined
+  let routed: SnapshotRemote | undefined
+  if (match.kind === 'remote') {
+    const guard = guardRoute(match, location, session, snapshot.remotes)
+    if (guard.kind === 'wait') return whenSessionRead(kernel, snapshot)
+    routed = guard.kind === 'pass' ? match.remote : signInRemote(snapshot)
+  } else if (match.kind === 'redirect') {
+    routed = snapshot.remotes.find((remote) => remote.basePath === match.to)
+  }
   if (routed) void kernel.remotes.loader.load(routed)
   else kernel.remotes.loadOrder.releaseSlots()
 }
+
+/** Starts what the page shows once the session has been read (at most once). */
+function whenSessionRead(kernel: StartKernel, snapshot: RegistrySnapshot): void {
+  const stop = kernel.session.subscribe((state) => {
+    if (state.status === 'loading') return
+    stop()
+    startShownRemotes(kernel, snapshot)
+  })
+}
+
+const signInRemote = (snapshot: RegistrySnapshot): SnapshotRemote | undefined =>
+  snapshot.remotes.find((remote) => subPathOf(SIGN_IN_PATH, remote.basePath) !== null)
