@@ -5,6 +5,7 @@ import federation from '@originjs/vite-plugin-federation'
 import react from '@vitejs/plugin-react'
 import type { Plugin as PostcssPlugin } from 'postcss'
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite'
+import { semverMatcherStubPlugin } from '@tessera/remote-build/host-provided-shared'
 import { scopeCss } from '@tessera/remote-build/scope-css'
 import { readBuildEnv } from './build-env.ts'
 import { inlineFavicon } from './inline-favicon.ts'
@@ -182,7 +183,7 @@ export default defineConfig({
     inlineFavicon(path.join(hostDir, 'public/favicon.svg')),
     ...(env.monolith
       ? [monolithFederation(), withoutRouteHints()]
-      : [federationPlugin(), preloadSharedModules()]),
+      : [semverMatcherStubPlugin(), federationPlugin(), preloadSharedModules()]),
     precompress(),
   ],
   css: env.monolith ? { postcss: { plugins: [scopeRemoteCss()] } } : {},

@@ -10,36 +10,44 @@ import type { Plugin } from 'vite'
  *   `defineRemoteConfig` points `packagePath` at NO_LOCAL_COPY, an empty module.
  * - the semver matcher of `importShared` (about 1.5 KB of gzip per remote, fetched on every cold
  *   load). With no local copy, originjs writes an empty module map, no shared module has a
- *   `requiredVersion`, and `satisfy()` is never called. The host, which provides React, keeps
- *   the real matcher. Should a remote ever be built with a local copy, the stub throws instead of
- *   quietly accepting any version.
+ *   `requiredVersion`, and `satisfy()` is never called. The host, which provides React and
+ *   requires no version either, gets the same stub (`semverMatcherStubPlugin`). Should a build
+ *   ever declare a version range, the stub throws instead of quietly accepting any version.
  */
 export const NO_LOCAL_COPY = 'tessera:no-local-copy'
 /** The module originjs's `importShared` takes its semver range check from. */
 export const SATISFY_MODULE = '__federation_fn_satisfy'
 /** What the stub throws. */
 export const SATISFY_STUB_MESSAGE =
-  'Remote built without runtime version checks (every shared module is generate: false)'
+  'Built without runtime version checks (no shared module has a requiredVersion)'
 
-const NO_LOCAL_COPY_ID = '\0tessera:no-local-copy'
-const SATISFY_STUB_ID = '\0tessera:federation-satisfy-stub'
+const satisfyStub = `export function satisfy() { throw new Error(${JSON.stringify(SATISFY_STUB_MESSAGE)}) }\n`
 
-export function hostProvidedSharedPlugin(): Plugin {
+/** A plugin that gives each of `modules` (an import name) the code beside it instead. */
+function stubModules(name: string, modules: Record<string, string>): Plugin {
+  const prefix = `\0${name}:`
   return {
-    name: 'tessera:host-provided-shared',
+    name,
     apply: 'build',
     // Before originjs, which resolves the satisfy module to its own satisfy.mjs.
     enforce: 'pre',
-    resolveId(source) {
-      if (source === NO_LOCAL_COPY) return NO_LOCAL_COPY_ID
-      if (source === SATISFY_MODULE) return SATISFY_STUB_ID
-      return null
-    },
-    load(id) {
-      if (id === NO_LOCAL_COPY_ID) return 'export {}\n'
-      if (id === SATISFY_STUB_ID)
-        return `export function satisfy() { throw new Error(${JSON.stringify(SATISFY_STUB_MESSAGE)}) }\n`
-      return null
-    },
+    resolveId: (source) => (source in modules ? `${prefix}${source}` : null),
+    load: (id) => (id.startsWith(prefix) ? (modules[id.slice(prefix.length)] ?? null) : null),
   }
+}
+
+export function hostProvidedSharedPlugin(): Plugin {
+  return stubModules('tessera:host-provided-shared', {
+    [NO_LOCAL_COPY]: 'export {}\n',
+    [SATISFY_MODULE]: satisfyStub,
+  })
+}
+
+/**
+ * The semver matcher's stub alone, for the host: it provides the shared modules and declares no
+ * `requiredVersion` for them either, so its `importShared` never calls `satisfy()` (3.8 KB
+ * minified of its entry, on every cold page).
+ */
+export function semverMatcherStubPlugin(): Plugin {
+  return stubModules('tessera:semver-matcher-stub', { [SATISFY_MODULE]: satisfyStub })
 }
