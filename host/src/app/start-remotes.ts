@@ -1,7 +1,7 @@
-import { SIGN_IN_PATH, type RegistrySnapshot, type SnapshotRemote } from '@tessera/contracts'
+import type { RegistrySnapshot, SnapshotRemote } from '@tessera/contracts'
 import { startRouteFor } from '../features/landing/start-route.ts'
-import { guardRoute } from '../features/session/route-guard.ts'
-import { matchRoute, subPathOf } from '../lib/router/match-route.ts'
+import { guardRoute, signInRemoteOf } from '../features/session/route-guard.ts'
+import { matchRoute } from '../lib/router/match-route.ts'
 import type { Kernel } from './kernel.ts'
 
 type StartKernel = Pick<Kernel, 'router' | 'remotes' | 'session'>
@@ -32,7 +32,7 @@ export function startShownRemotes(kernel: StartKernel, snapshot: RegistrySnapsho
   if (match.kind === 'remote') {
     const guard = guardRoute(match, location, session, snapshot.remotes)
     if (guard.kind === 'wait') return whenSessionRead(kernel, snapshot)
-    routed = guard.kind === 'pass' ? match.remote : signInRemote(snapshot)
+    routed = guard.kind === 'pass' ? match.remote : signInRemoteOf(snapshot.remotes)
   } else if (match.kind === 'redirect') {
     routed = snapshot.remotes.find((remote) => remote.basePath === match.to)
   }
@@ -48,6 +48,3 @@ function whenSessionRead(kernel: StartKernel, snapshot: RegistrySnapshot): void 
     startShownRemotes(kernel, snapshot)
   })
 }
-
-const signInRemote = (snapshot: RegistrySnapshot): SnapshotRemote | undefined =>
-  snapshot.remotes.find((remote) => subPathOf(SIGN_IN_PATH, remote.basePath) !== null)

@@ -1,7 +1,7 @@
-import { SIGN_IN_PATH } from '@tessera/contracts'
 import type { SessionState, SnapshotRemote } from '@tessera/contracts'
-import { subPathOf, type RouteMatch } from '../../lib/router/match-route.ts'
+import type { RouteMatch } from '../../lib/router/match-route.ts'
 import { normalisePath } from '../../lib/router/router.ts'
+import { signInRemoteOf } from '../session/route-guard.ts'
 
 /** Where the landing page's "Start free" goes: the auth remote's sign-up form. */
 export const SIGN_UP_PATH = '/auth/sign-up'
@@ -20,6 +20,6 @@ export function startRouteFor(
   remotes: readonly SnapshotRemote[],
 ): RouteMatch {
   if (normalisePath(pathname) !== '/' || session.status === 'signed-in') return match
-  if (!remotes.some((remote) => subPathOf(SIGN_IN_PATH, remote.basePath) !== null)) return match
+  if (signInRemoteOf(remotes) === undefined) return match
   return session.status === 'loading' ? { kind: 'landing-pending' } : { kind: 'landing' }
 }

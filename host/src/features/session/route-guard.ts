@@ -34,12 +34,20 @@ export function guardRoute(
   signInPath = SIGN_IN_PATH,
 ): GuardDecision {
   if (match.kind !== 'remote') return { kind: 'pass' }
-  const signInRemote = remotes.find((remote) => subPathOf(signInPath, remote.basePath) !== null)
+  const signInRemote = signInRemoteOf(remotes, signInPath)
   if (!signInRemote || signInRemote.name === match.remote.name) return { kind: 'pass' }
   if (isPublicPath(match.remote, location.pathname)) return { kind: 'pass' }
   if (session.status === 'signed-in') return { kind: 'pass' }
   if (session.status === 'loading') return { kind: 'wait' }
   return { kind: 'redirect', to: signInPathFor(location, signInPath) }
+}
+
+/** The remote that owns the sign-in page, where a visitor is sent. */
+export function signInRemoteOf(
+  remotes: readonly SnapshotRemote[],
+  signInPath = SIGN_IN_PATH,
+): SnapshotRemote | undefined {
+  return remotes.find((remote) => subPathOf(signInPath, remote.basePath) !== null)
 }
 
 /** Whether `pathname` is one of the remote's public pages (`subPathOf` normalises it). */
