@@ -19,6 +19,14 @@ export const LIVE_EVENT_NAME = 'tessera'
  */
 export const RESYNC_EVENT_TYPE = 'resync'
 
+/**
+ * The header of `GET /api/me` that says where the live events stood when the session was read (an
+ * SSE id). A page that opens its stream from there (`lastEventId`) gets every event published
+ * after that read, even those published before the stream opened. Absent where the BFF keeps no
+ * log of its events (tests without a database).
+ */
+export const EVENTS_POSITION_HEADER = 'Tessera-Events-Position'
+
 /** The `resync` event's data: the position the stream could not be resumed from. */
 export const resyncEventDataSchema = z.object({
   lastEventId: z.string(),

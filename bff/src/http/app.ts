@@ -401,7 +401,7 @@ export function createApp(deps: AppDeps) {
       }),
     )
     .route('/api/auth', authRoutes(identity))
-    .route('/api/me', meRoutes(identity))
+    .route('/api/me', meRoutes(identity, deps.outbox === undefined ? {} : { log: deps.outbox.log }))
     .route('/api/assistant/attachments', attachmentRoutes({ attachments }))
     .route('/api/assistant', assistantRoutes({ assistant, logger }))
     .route('/api/assistant', searchRoutes({ sql: deps.db }))

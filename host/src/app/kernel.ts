@@ -85,14 +85,19 @@ export function createKernel({
     ...(fetchImpl ? { fetchImpl } : {}),
   })
   const client = createBffClient(api)
+  // Where the events stood when the session was first read: the stream opens from there, so the
+  // events published between that read and the stream's opening reach the page too.
+  let firstReadAt: (position: string | null) => void = () => undefined
+  const startFrom = new Promise<string | null>((resolve) => (firstReadAt = resolve))
   const events = createLiveEvents({
     url: '/api/events',
     // The BFF greets each connection with it; plugins mount later and should see it too.
     replayTypes: ['connection.opened'],
+    startFrom,
     ...(createEventSource ? { createEventSource } : {}),
   })
   const session = createSessionStore({
-    source: meSessionSource(api),
+    source: meSessionSource(api, { onEventsPosition: (position) => firstReadAt(position) }),
     events,
     channel: sessionChannel,
     // The stream's topics follow the cookie it connected with: a new identity needs a new stream.

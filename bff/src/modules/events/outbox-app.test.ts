@@ -1,4 +1,4 @@
-import { authEventDataSchema, liveEventSchema } from '@tessera/contracts'
+import { authEventDataSchema, EVENTS_POSITION_HEADER, liveEventSchema } from '@tessera/contracts'
 import { uniqueEmail } from '@tessera/emulators/supabase/test-support'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../platform/logger.ts'
@@ -74,5 +74,27 @@ describe('identity events through the outbox', () => {
     const signedOut = await nextAuthEvent(back, 'SIGNED_OUT')
     expect(Number(signedOut.id)).toBeGreaterThan(Number(opened.id))
     await back.cancel()
+  })
+
+  it('says with each session read where the events stood, so a stream opened later misses nothing', async () => {
+    const email = uniqueEmail('outbox-position')
+    const laptop = await t.signUp(email, { displayName: 'Before' })
+    const phone = await t.signIn(email)
+    const me = await phone.get('/api/me')
+    expect(me.status).toBe(200)
+    const position = me.headers.get(EVENTS_POSITION_HEADER) ?? ''
+    expect(position).toMatch(/^\d+$/)
+    // Published after the phone read its session, before its page opened a stream.
+    const renamed = await laptop.send('PATCH', '/api/me/profile', { displayName: 'After' })
+    expect(renamed.status).toBe(200)
+    const stream = sseReader(await phone.get(`/api/events?lastEventId=${position}`))
+    const updated = await nextAuthEvent(stream, 'USER_UPDATED')
+    expect(updated.data.user).toMatchObject({ displayName: 'After' })
+    expect(Number(updated.id)).toBeGreaterThan(Number(position))
+    await stream.cancel()
+    // A visitor's read says it too (the broadcast events are theirs).
+    const visitor = await t.request('/api/me')
+    expect(await visitor.json()).toEqual({ user: null })
+    expect(visitor.headers.get(EVENTS_POSITION_HEADER)).toMatch(/^\d+$/)
   })
 })

@@ -4,7 +4,7 @@ import {
   changePasswordBodySchema,
   updateProfileBodySchema,
 } from '@tessera/contracts'
-import type { DeviceSession } from '@tessera/contracts'
+import { EVENTS_POSITION_HEADER, type DeviceSession } from '@tessera/contracts'
 import { Hono } from 'hono'
 import type { AppEnv } from '../../http/app-env.ts'
 import type { ProfileRow } from '../../platform/db/schema.ts'
@@ -19,12 +19,20 @@ import type { AuthGateway, AuthTokens } from './auth-gateway.ts'
 import { meUserOf, returnUrl, signedInBody } from './identity.ts'
 import { enforceThrottle } from './sign-in-throttle.ts'
 import type { Identity } from './identity.ts'
+import type { EventLog } from '../events/event-outbox.ts'
 import type { ActiveSession } from './sessions.ts'
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /** The signed-in user: who they are, their profile, email, password and devices. */
-export function meRoutes(identity: Identity) {
+export function meRoutes(
+  identity: Identity,
+  options: {
+    /** The live events' log: where it stands is sent with each session read. */
+    log?: Pick<EventLog, 'position'>
+  } = {},
+) {
+  const { log } = options
   const { gateway, sessions, profiles, events, throttle, logger } = identity
   const meBody = createMeBodies()
   const emailLimit = rateLimit({ limiter: identity.emailLimiter, keyOf: identity.clientKey })
@@ -78,6 +86,9 @@ export function meRoutes(identity: Identity) {
     .use(noStore())
     .get('/', async (c) => {
       c.header('Vary', 'Cookie')
+      // Read before the session: an event published after it is above it, and the page's stream,
+      // opened from here, replays it (the events published while the stream was not yet open).
+      if (log) c.header(EVENTS_POSITION_HEADER, String(log.position()))
       const session = await c.var.auth.current()
       // A visitor who is not signed in is not an error: the host asks this at every start. A
       // cookie of a session that ended says how, so the sign-in page can tell the person why.

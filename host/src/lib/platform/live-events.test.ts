@@ -32,10 +32,11 @@ class FakeEventSource implements EventSourceLike {
   }
 }
 
-function setup() {
+function setup(options: { startFrom?: Promise<string | null> } = {}) {
   const sources: FakeEventSource[] = []
   const warnings: string[] = []
   const events = createLiveEvents({
+    ...options,
     url: '/api/events',
     createEventSource: (url) => {
       const source = new FakeEventSource(url)
@@ -192,6 +193,54 @@ describe('createLiveEvents', () => {
     expect(sources[1]?.url).toBe('/api/events?lastEventId=42')
     events.reconnect()
     expect(sources[2]?.url).toBe('/api/events?lastEventId=42')
+  })
+
+  it('opens the first stream from where the session was read, once that read is done', async () => {
+    let read: (position: string | null) => void = () => undefined
+    const { events, sources } = setup({ startFrom: new Promise((resolve) => (read = resolve)) })
+    events.subscribe('a', () => undefined)
+    events.connect()
+    events.reconnect()
+    await vi.advanceTimersByTimeAsync(100)
+    expect(sources).toHaveLength(0)
+    expect(events.status()).toBe('connecting')
+    read('17')
+    await vi.advanceTimersByTimeAsync(0)
+    // One stream, which the BFF replays from 17: what was published while it was not open.
+    expect(sources.map((s) => s.url)).toEqual(['/api/events?lastEventId=17'])
+    sources[0]?.emit('tessera', event('billing.plan_changed'), '18')
+    sources[0]?.fail(2)
+    await vi.advanceTimersByTimeAsync(1000)
+    expect(sources[1]?.url).toBe('/api/events?lastEventId=18')
+  })
+
+  it('opens the first stream without a position when the BFF gave none, or none in time', async () => {
+    const none = setup({ startFrom: Promise.resolve(null) })
+    none.events.connect()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(none.sources.map((s) => s.url)).toEqual(['/api/events'])
+
+    const garbled = setup({ startFrom: Promise.resolve('12; DROP') })
+    garbled.events.connect()
+    await vi.advanceTimersByTimeAsync(0)
+    expect(garbled.sources.map((s) => s.url)).toEqual(['/api/events'])
+
+    const never = setup({ startFrom: new Promise(() => undefined) })
+    never.events.connect()
+    await vi.advanceTimersByTimeAsync(4999)
+    expect(never.sources).toHaveLength(0)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(never.sources.map((s) => s.url)).toEqual(['/api/events'])
+  })
+
+  it('opens nothing once closed while it waited for the position', async () => {
+    let read: (position: string | null) => void = () => undefined
+    const { events, sources } = setup({ startFrom: new Promise((resolve) => (read = resolve)) })
+    events.connect()
+    events.close()
+    read('3')
+    await vi.advanceTimersByTimeAsync(10_000)
+    expect(sources).toHaveLength(0)
   })
 
   it('does not reconnect after close', async () => {

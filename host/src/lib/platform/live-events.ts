@@ -31,6 +31,14 @@ export interface LiveEventsOptions {
    * plugin mounted after the stream opened still learns what it would otherwise have missed.
    */
   replayTypes?: readonly string[]
+  /**
+   * Where to open the first stream from: the position the page's session read was made at
+   * (`Tessera-Events-Position`, null when the BFF sent none). The first stream waits for it, up
+   * to `startWaitMs`, and then replays every event published since that read, including those
+   * published before the stream opened.
+   */
+  startFrom?: Promise<string | null>
+  startWaitMs?: number
   warn?: (message: string, detail?: unknown) => void
 }
 
@@ -68,6 +76,8 @@ export function createLiveEvents({
   initialDelayMs = 1000,
   maxDelayMs = 30_000,
   replayTypes = [],
+  startFrom,
+  startWaitMs = 5000,
   warn = warnToConsole,
 }: LiveEventsOptions): LiveEvents {
   const latest = new Map<string, LiveEvent>()
@@ -154,8 +164,25 @@ export function createLiveEvents({
     })
   }
 
+  // The first stream waits for the position it starts from (`startFrom`), once.
+  let start: 'waiting' | 'ready' | null = startFrom === undefined ? 'ready' : null
+
   function connect(): void {
-    if (source === null && reconnectTimer === null && !closed) open()
+    if (source !== null || reconnectTimer !== null || closed) return
+    if (start === 'ready') return open()
+    if (start === 'waiting') return
+    start = 'waiting'
+    let cap: unknown = null
+    const begin = (position: string | null): void => {
+      if (start === 'ready') return
+      start = 'ready'
+      if (cap !== null) timers.clearTimeout(cap)
+      if (position !== null && /^\d{1,15}$/.test(position) && lastEventId === '')
+        lastEventId = position
+      connect()
+    }
+    cap = timers.setTimeout(() => begin(null), startWaitMs)
+    startFrom?.then(begin, () => begin(null))
   }
 
   function reconnect(): void {

@@ -2,6 +2,7 @@
 import { z } from 'zod'
 import {
   ApiError,
+  EVENTS_POSITION_HEADER,
   entitlementsSchema,
   type PlatformApi,
   type SessionState,
@@ -68,16 +69,24 @@ export function snapshotFromMe(body: unknown): SessionSnapshot | null {
 /**
  * Reads the session from `GET /api/me` (`{ user: null }` when signed out). A BFF without the
  * route (`not_found`) or one that says `unauthenticated` means nobody is signed in.
+ * `onEventsPosition` hears, after each read, where the live events stood when the BFF made it
+ * (null when it did not say, or the read failed): the page's first stream starts from there.
  */
-export function meSessionSource(api: PlatformApi): SessionSource {
+export function meSessionSource(
+  api: PlatformApi,
+  { onEventsPosition }: { onEventsPosition?: (position: string | null) => void } = {},
+): SessionSource {
   return async () => {
     let body: unknown
+    let position: string | null
     try {
       // In the default cache mode, as index.html preloads it, so the first read reuses the
       // preload's answer; the BFF sends `/api/me` with `no-store`, so no later read is cached.
       const response = await api.fetch('/api/me')
+      position = response.headers.get(EVENTS_POSITION_HEADER)
       body = await response.json()
     } catch (error) {
+      onEventsPosition?.(null)
       if (
         error instanceof ApiError &&
         (error.code === 'not_found' ||
@@ -88,6 +97,7 @@ export function meSessionSource(api: PlatformApi): SessionSource {
       }
       throw error
     }
+    onEventsPosition?.(position)
     const snapshot = snapshotFromMe(body)
     if (snapshot === null) throw new Error('GET /api/me answered with a body we could not read')
     return snapshot

@@ -658,4 +658,26 @@ describe('meSessionSource', () => {
     )
     await expect(read()).rejects.toMatchObject({ code: 'internal' })
   })
+
+  it('tells where the live events stood at each read, and null when the read says nothing or fails', async () => {
+    const heard: Array<string | null> = []
+    const onEventsPosition = (position: string | null) => heard.push(position)
+    const answering = (response: Response) =>
+      meSessionSource(createApi({ baseUrl: 'http://app.test', fetchImpl: async () => response }), {
+        onEventsPosition,
+      })
+    await answering(
+      Response.json({ user: null }, { headers: { 'Tessera-Events-Position': '42' } }),
+    )()
+    await answering(Response.json({ user: null }))()
+    await expect(
+      answering(
+        Response.json(
+          { error: { code: 'internal', message: 'x', requestId: 'r' } },
+          { status: 500 },
+        ),
+      )(),
+    ).rejects.toMatchObject({ code: 'internal' })
+    expect(heard).toEqual(['42', null, null])
+  })
 })
