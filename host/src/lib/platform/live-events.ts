@@ -43,7 +43,7 @@ export interface LiveEventsOptions {
 }
 
 export interface LiveEvents extends PlatformEvents {
-  /** Opens the stream now rather than at the first subscription (with `startFrom`, once it is in). */
+  /** Opens the stream now, not at the first subscription (with `startFrom`: once it is in). */
   connect(): void
   /**
    * Replaces an open (or reconnecting) stream with a new one at once. The BFF picks a stream's
