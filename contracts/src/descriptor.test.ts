@@ -94,16 +94,7 @@ describe('remote descriptors and snapshots', () => {
   it('accept a descriptor and a snapshot entry with the files to preload, and both without', () => {
     const withPreload = { ...descriptor, preload: ['assets/__federation_expose_Plugin-a1.js'] }
     expect(remoteDescriptorSchema.parse(withPreload)).toEqual(withPreload)
-    const entry = {
-      name: 'billing',
-      version: '1.1.0',
-      entryUrl: 'http://localhost:8788/billing/1.1.0/assets/remoteEntry.js',
-      contract: 1,
-      basePath: '/billing',
-      nav: null,
-      slots: [],
-      previous: null,
-    }
+    const entry = { ...snapshotEntry, slots: [] }
     const preload = ['http://localhost:8788/billing/1.1.0/assets/__federation_expose_Plugin-a1.js']
     expect(snapshotRemoteSchema.parse({ ...entry, preload })).toEqual({ ...entry, preload })
     expect(snapshotRemoteSchema.parse(entry)).toEqual(entry)

@@ -5,6 +5,7 @@ import {
   definePlugin,
   type Platform,
   type SessionUser,
+  type SlotName,
   type SnapshotRemote,
 } from '@tessera/contracts'
 import { createLoadOrder } from '../remotes/load-order.ts'
@@ -51,6 +52,19 @@ function runtimeFor(plugins: Record<string, unknown>): RemotesRuntime {
     report,
   }
 }
+
+/** A plugin whose one slot shows `text`, and empties it when unmounted. */
+const textSlotPlugin = (name: string, slot: SlotName, text: string) =>
+  definePlugin({
+    name,
+    contract: 1,
+    slots: {
+      [slot]: (el: HTMLElement) => {
+        el.textContent = text
+        return () => el.replaceChildren()
+      },
+    },
+  })
 
 const cleanups: Array<() => void> = []
 afterEach(async () => {
@@ -102,16 +116,7 @@ describe('platform.slots: account.section inside a plugin page', () => {
   })
 
   it('removes the panels when the plugin page lets go of the area', async () => {
-    const notes = definePlugin({
-      name: 'notes',
-      contract: 1,
-      slots: {
-        'account.section': (el) => {
-          el.textContent = 'Notes settings'
-          return () => el.replaceChildren()
-        },
-      },
-    })
+    const notes = textSlotPlugin('notes', 'account.section', 'Notes settings')
     const host = createSlotHost(() => runtimeFor({ notes }), signedIn)
     host.setRemotes([remote('notes', ['account.section'])])
     const el = document.createElement('div')
@@ -165,16 +170,7 @@ describe('slots filled for signed-in visitors only', () => {
     expect(holdsSlot(billing, 'header.end', { status: 'loading' })).toBe(true)
     expect(holdsSlot(billing, 'header.end', signedIn())).toBe(false)
     expect(holdsSlot(notes, 'header.end', { status: 'loading' })).toBe(false)
-    const plugin = definePlugin({
-      name: 'billing',
-      contract: 1,
-      slots: {
-        'header.end': (el) => {
-          el.textContent = 'Pro plan'
-          return () => el.replaceChildren()
-        },
-      },
-    })
+    const plugin = textSlotPlugin('billing', 'header.end', 'Pro plan')
     const runtime = runtimeFor({ billing: plugin })
     const asked: string[] = []
     const loader = runtime.loader
