@@ -3,7 +3,7 @@
  * replica streams it (docs/decisions/032): its text in batches with their character offset, its
  * end, and a request to stop it. They travel on the user's topic of `GET /api/events`.
  */
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { chatMessageSchema } from './assistant.ts'
 
 export * from './assistant-live-values.ts'
@@ -12,7 +12,7 @@ export * from './assistant-live-values.ts'
 export const answerDeltaSchema = z.object({
   conversationId: z.string(),
   messageId: z.string(),
-  offset: z.number().int().nonnegative(),
+  offset: z.int().check(z.nonnegative()),
   text: z.string(),
 })
 export type AnswerDelta = z.infer<typeof answerDeltaSchema>
@@ -32,5 +32,5 @@ export type AnswerStop = z.infer<typeof answerStopSchema>
 export const stopAnswerBodySchema = z.strictObject({})
 
 /** `POST /api/assistant/conversations/:id/stop` answers how many answers were streaming there. */
-export const stopAnswerResponseSchema = z.object({ streaming: z.number().int().nonnegative() })
+export const stopAnswerResponseSchema = z.object({ streaming: z.int().check(z.nonnegative()) })
 export type StopAnswerResponse = z.infer<typeof stopAnswerResponseSchema>

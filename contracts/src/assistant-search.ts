@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { plainText } from './text.ts'
 
 /** Longest search a person can type (characters). */
@@ -11,19 +11,25 @@ export const SEARCH_RESULTS_MAX = 50
 export const searchQuerySchema = z.object({
   q: z
     .string({ error: 'Type what to search for.' })
-    .trim()
-    .min(1, 'Type what to search for.')
-    .max(
-      SEARCH_QUERY_MAX_LENGTH,
-      `A search can have at most ${SEARCH_QUERY_MAX_LENGTH} characters.`,
-    )
-    .check(plainText('A search cannot contain control characters.')),
-  limit: z.coerce
-    .number({ error: 'The number of results must be a number.' })
-    .int('The number of results must be a whole number.')
-    .min(1, 'Ask for at least 1 result.')
-    .max(SEARCH_RESULTS_MAX, `Ask for at most ${SEARCH_RESULTS_MAX} results.`)
-    .default(SEARCH_RESULTS_DEFAULT),
+    .check(
+      z.trim(),
+      z.minLength(1, 'Type what to search for.'),
+      z.maxLength(
+        SEARCH_QUERY_MAX_LENGTH,
+        `A search can have at most ${SEARCH_QUERY_MAX_LENGTH} characters.`,
+      ),
+      plainText('A search cannot contain control characters.'),
+    ),
+  limit: z._default(
+    z.coerce
+      .number({ error: 'The number of results must be a number.' })
+      .check(
+        z.int('The number of results must be a whole number.'),
+        z.gte(1, 'Ask for at least 1 result.'),
+        z.lte(SEARCH_RESULTS_MAX, `Ask for at most ${SEARCH_RESULTS_MAX} results.`),
+      ),
+    SEARCH_RESULTS_DEFAULT,
+  ),
 })
 export type SearchQuery = z.infer<typeof searchQuerySchema>
 
@@ -40,17 +46,17 @@ export const searchHitSchema = z.object({
   /** The conversation's title, its matched words marked. */
   title: highlightSchema,
   /** Another member's shared conversation: their name (as in the list). */
-  sharedBy: z.string().nullable(),
+  sharedBy: z.nullable(z.string()),
   /** The best-matching message, or null when only the title matched. */
-  message: z
-    .object({
+  message: z.nullable(
+    z.object({
       id: z.string(),
       role: z.enum(['user', 'assistant']),
       createdAt: z.string(),
       /** A few words around the matches. */
       snippet: highlightSchema,
-    })
-    .nullable(),
+    }),
+  ),
   updatedAt: z.string(),
 })
 export type SearchHit = z.infer<typeof searchHitSchema>

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /** A share id: 24 random bytes as base64url (192 bits). Anything else names no link. */
 export const shareIdPattern = /^[A-Za-z0-9_-]{32}$/
@@ -34,7 +34,7 @@ export const shareLinkListSchema = z.object({ shares: z.array(shareLinkSchema) }
  */
 export const sharedConversationSchema = z.object({
   title: z.string(),
-  author: z.string().nullable(),
+  author: z.nullable(z.string()),
   sharedAt: z.string(),
   messages: z.array(
     z.object({

@@ -1,14 +1,14 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 const dayPattern = /^\d{4}-\d{2}-\d{2}$/
 
 /** A calendar day (UTC), `YYYY-MM-DD`. */
-const daySchema = z
-  .string({ error: 'A day is written YYYY-MM-DD.' })
-  .regex(dayPattern, 'A day is written YYYY-MM-DD.')
-  .refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), {
+const daySchema = z.string({ error: 'A day is written YYYY-MM-DD.' }).check(
+  z.regex(dayPattern, 'A day is written YYYY-MM-DD.'),
+  z.refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), {
     error: 'This day does not exist.',
-  })
+  }),
+)
 
 /** The longest range the usage report covers at once, in days. */
 export const USAGE_REPORT_MAX_DAYS = 366
@@ -21,20 +21,25 @@ export const USAGE_REPORT_MAX_DAYS = 366
 export const usageReportQuerySchema = z
   .object({
     workspace: z.uuid({ error: 'A workspace is named by its id, a UUID.' }),
-    from: daySchema.optional(),
-    to: daySchema.optional(),
-    format: z.enum(['json', 'csv'], { error: 'The format is json or csv.' }).default('json'),
+    from: z.optional(daySchema),
+    to: z.optional(daySchema),
+    format: z._default(z.enum(['json', 'csv'], { error: 'The format is json or csv.' }), 'json'),
   })
-  .refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, {
-    error: 'The range starts after it ends: "from" must be on or before "to".',
-    path: ['from'],
-  })
-  .refine(
-    (query) =>
-      query.from === undefined ||
-      query.to === undefined ||
-      Date.parse(query.to) - Date.parse(query.from) < USAGE_REPORT_MAX_DAYS * 86_400_000,
-    { error: `A report covers at most ${USAGE_REPORT_MAX_DAYS} days.`, path: ['to'] },
+  .check(
+    z.refine(
+      (query) => query.from === undefined || query.to === undefined || query.from <= query.to,
+      {
+        error: 'The range starts after it ends: "from" must be on or before "to".',
+        path: ['from'],
+      },
+    ),
+    z.refine(
+      (query) =>
+        query.from === undefined ||
+        query.to === undefined ||
+        Date.parse(query.to) - Date.parse(query.from) < USAGE_REPORT_MAX_DAYS * 86_400_000,
+      { error: `A report covers at most ${USAGE_REPORT_MAX_DAYS} days.`, path: ['to'] },
+    ),
   )
 export type UsageReportQuery = z.infer<typeof usageReportQuerySchema>
 
@@ -43,8 +48,8 @@ export const usageReportRowSchema = z.object({
   day: z.string(),
   userId: z.string(),
   model: z.string(),
-  tokens: z.number().int().nonnegative(),
-  answers: z.number().int().nonnegative(),
+  tokens: z.int().check(z.nonnegative()),
+  answers: z.int().check(z.nonnegative()),
 })
 export type UsageReportRow = z.infer<typeof usageReportRowSchema>
 
@@ -52,14 +57,14 @@ export type UsageReportRow = z.infer<typeof usageReportRowSchema>
 export const usageReportMemberSchema = z.object({
   userId: z.string(),
   email: z.string(),
-  displayName: z.string().nullable(),
+  displayName: z.nullable(z.string()),
   role: z.enum(['owner', 'admin', 'member']),
-  cap: z.number().int().nonnegative().nullable(),
+  cap: z.nullable(z.int().check(z.nonnegative())),
   /** Tokens settled this month (UTC), and held for answers still streaming. */
-  used: z.number().int().nonnegative(),
-  reserved: z.number().int().nonnegative(),
+  used: z.int().check(z.nonnegative()),
+  reserved: z.int().check(z.nonnegative()),
   /** Tokens in the report's range. */
-  tokens: z.number().int().nonnegative(),
+  tokens: z.int().check(z.nonnegative()),
 })
 export type UsageReportMember = z.infer<typeof usageReportMemberSchema>
 
@@ -69,9 +74,9 @@ export const usageReportSchema = z.object({
   from: z.string(),
   to: z.string(),
   pool: z.object({
-    used: z.number().int().nonnegative(),
-    reserved: z.number().int().nonnegative(),
-    limit: z.number().int().nonnegative(),
+    used: z.int().check(z.nonnegative()),
+    reserved: z.int().check(z.nonnegative()),
+    limit: z.int().check(z.nonnegative()),
   }),
   members: z.array(usageReportMemberSchema),
   rows: z.array(usageReportRowSchema),
@@ -83,11 +88,13 @@ export type UsageReport = z.infer<typeof usageReportSchema>
  * no cap of their own), set by owners and admins.
  */
 export const memberTokenCapBodySchema = z.strictObject({
-  monthlyTokens: z
-    .number({ error: 'The cap is a whole number of tokens, or null for no cap.' })
-    .int('The cap is a whole number of tokens.')
-    .min(0, 'The cap cannot be negative.')
-    .max(2_000_000_000, 'The cap can be at most 2,000,000,000 tokens.')
-    .nullable(),
+  monthlyTokens: z.nullable(
+    z
+      .int({ error: 'The cap is a whole number of tokens, or null for no cap.' })
+      .check(
+        z.gte(0, 'The cap cannot be negative.'),
+        z.lte(2_000_000_000, 'The cap can be at most 2,000,000,000 tokens.'),
+      ),
+  ),
 })
 export type MemberTokenCapBody = z.infer<typeof memberTokenCapBodySchema>

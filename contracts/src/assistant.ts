@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { errorCodes } from './errors.ts'
 import { assistantModels } from './plans.ts'
 import { CONVERSATION_TITLE_MAX_LENGTH, MESSAGE_MAX_LENGTH } from './assistant-values.ts'
@@ -15,17 +15,17 @@ export const conversationSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   /** Shared with the members of its (team) workspace, who may read it. */
-  shared: z.boolean().optional(),
+  shared: z.optional(z.boolean()),
   /**
    * Set when another member wrote it and shared it: their name (or email). Such a conversation is
    * read-only here: no send, rename, delete or share (403 `conversation_read_only`).
    */
-  sharedBy: z.string().nullable().optional(),
+  sharedBy: z.optional(z.nullable(z.string())),
   /**
    * The model its last send used, which the composer's picker restores (null: none yet, the
    * plan's default). A model the plan no longer allows falls back to the default on the next send.
    */
-  model: z.enum(assistantModels).nullable().optional(),
+  model: z.optional(z.nullable(z.enum(assistantModels))),
 })
 export type Conversation = z.infer<typeof conversationSchema>
 
@@ -39,33 +39,39 @@ export const CONVERSATION_PAGE_MAX = 100
  */
 export const conversationPageSchema = z.object({
   conversations: z.array(conversationSchema),
-  nextCursor: z.string().nullable(),
+  nextCursor: z.nullable(z.string()),
 })
 export type ConversationPage = z.infer<typeof conversationPageSchema>
 
 /** The query of `GET /api/assistant/conversations`. */
 export const conversationPageQuerySchema = z.object({
-  limit: z.coerce
-    .number({ error: 'The page size must be a number.' })
-    .int('The page size must be a whole number.')
-    .min(1, 'The page size must be at least 1.')
-    .max(CONVERSATION_PAGE_MAX, `The page size can be at most ${CONVERSATION_PAGE_MAX}.`)
-    .default(CONVERSATION_PAGE_DEFAULT),
-  cursor: z.string().min(1).max(200).check(plainText()).optional(),
+  limit: z._default(
+    z.coerce
+      .number({ error: 'The page size must be a number.' })
+      .check(
+        z.int('The page size must be a whole number.'),
+        z.gte(1, 'The page size must be at least 1.'),
+        z.lte(CONVERSATION_PAGE_MAX, `The page size can be at most ${CONVERSATION_PAGE_MAX}.`),
+      ),
+    CONVERSATION_PAGE_DEFAULT,
+  ),
+  cursor: z.optional(z.string().check(z.minLength(1), z.maxLength(200), plainText())),
 })
 
 const titleSchema = z
   .string({ error: 'Enter a title.' })
-  .trim()
-  .min(1, 'Enter a title.')
-  .max(
-    CONVERSATION_TITLE_MAX_LENGTH,
-    `A title can have at most ${CONVERSATION_TITLE_MAX_LENGTH} characters.`,
+  .check(
+    z.trim(),
+    z.minLength(1, 'Enter a title.'),
+    z.maxLength(
+      CONVERSATION_TITLE_MAX_LENGTH,
+      `A title can have at most ${CONVERSATION_TITLE_MAX_LENGTH} characters.`,
+    ),
+    plainText('A title cannot contain control characters.'),
   )
-  .check(plainText('A title cannot contain control characters.'))
 
 /** `POST /api/assistant/conversations` (title optional: the first message names it). */
-export const createConversationBodySchema = z.strictObject({ title: titleSchema.optional() })
+export const createConversationBodySchema = z.strictObject({ title: z.optional(titleSchema) })
 /** `PATCH /api/assistant/conversations/:id`. */
 export const renameConversationBodySchema = z.strictObject({ title: titleSchema })
 
@@ -75,12 +81,14 @@ export const renameConversationBodySchema = z.strictObject({ title: titleSchema 
  */
 export const updateConversationBodySchema = z
   .strictObject({
-    title: titleSchema.optional(),
-    shared: z.boolean({ error: 'Shared is true or false.' }).optional(),
+    title: z.optional(titleSchema),
+    shared: z.optional(z.boolean({ error: 'Shared is true or false.' })),
   })
-  .refine((body) => body.title !== undefined || body.shared !== undefined, {
-    error: 'Send a new title, or whether the conversation is shared.',
-  })
+  .check(
+    z.refine((body) => body.title !== undefined || body.shared !== undefined, {
+      error: 'Send a new title, or whether the conversation is shared.',
+    }),
+  )
 export type UpdateConversationBody = z.infer<typeof updateConversationBodySchema>
 
 /**
@@ -94,9 +102,9 @@ export const messageStatuses = ['complete', 'partial', 'streaming', 'failed'] as
 export type MessageStatus = (typeof messageStatuses)[number]
 
 export const tokenUsageSchema = z.object({
-  promptTokens: z.number().int().nonnegative(),
-  completionTokens: z.number().int().nonnegative(),
-  totalTokens: z.number().int().nonnegative(),
+  promptTokens: z.int().check(z.nonnegative()),
+  completionTokens: z.int().check(z.nonnegative()),
+  totalTokens: z.int().check(z.nonnegative()),
   /** True when the model's usage report was lost and the numbers are the BFF's estimate. */
   estimated: z.boolean(),
 })
@@ -109,18 +117,18 @@ export const chatMessageSchema = z.object({
   content: z.string(),
   /** `partial`: stopped or cut, kept as far as it came; `failed`: nothing came back. */
   status: z.enum(messageStatuses),
-  model: z.enum(assistantModels).nullable(),
-  usage: tokenUsageSchema.nullable(),
+  model: z.nullable(z.enum(assistantModels)),
+  usage: z.nullable(tokenUsageSchema),
   /** Why an assistant message is partial or failed. */
-  error: z.object({ code: z.enum(errorCodes), message: z.string() }).nullable(),
+  error: z.nullable(z.object({ code: z.enum(errorCodes), message: z.string() })),
   createdAt: z.string(),
   /** Files sent with a user's message (absent when none). */
-  attachments: z.array(attachmentSchema).optional(),
+  attachments: z.optional(z.array(attachmentSchema)),
   /**
    * The ids of this message's versions (edits of a question, regenerations of an answer), oldest
    * first, itself among them; listed only when there is more than one (decision 031).
    */
-  versions: z.array(z.string()).optional(),
+  versions: z.optional(z.array(z.string())),
 })
 export type ChatMessage = z.infer<typeof chatMessageSchema>
 
@@ -134,19 +142,24 @@ export const messageListSchema = z.object({
 export const sendMessageBodySchema = z.strictObject({
   content: z
     .string({ error: 'Write a message.' })
-    .trim()
-    .min(1, 'Write a message.')
-    .max(MESSAGE_MAX_LENGTH, `A message can have at most ${MESSAGE_MAX_LENGTH} characters.`)
-    .check(plainText('A message cannot contain control characters.')),
+    .check(
+      z.trim(),
+      z.minLength(1, 'Write a message.'),
+      z.maxLength(
+        MESSAGE_MAX_LENGTH,
+        `A message can have at most ${MESSAGE_MAX_LENGTH} characters.`,
+      ),
+      plainText('A message cannot contain control characters.'),
+    ),
   /**
    * The model to answer with (the catalogue's names); absent: the conversation's last one if the
    * plan still allows it, else the plan's default. One the plan does not allow: 403 `model_not_in_plan`.
    */
-  model: z
-    .enum(assistantModels, { error: `Choose one of the models: ${assistantModels.join(', ')}.` })
-    .optional(),
+  model: z.optional(
+    z.enum(assistantModels, { error: `Choose one of the models: ${assistantModels.join(', ')}.` }),
+  ),
   /** Uploaded files to send with the message (`POST /api/assistant/attachments`). */
-  attachmentIds: attachmentIdsSchema.optional(),
+  attachmentIds: z.optional(attachmentIdsSchema),
 })
 export type SendMessageBody = z.infer<typeof sendMessageBodySchema>
 
@@ -185,9 +198,9 @@ export const chatStreamEventSchemas = {
     message: z.string(),
     requestId: z.string(),
     /** The assistant message as stored after the failure (partial or failed); null if none. */
-    assistant: chatMessageSchema.nullable(),
+    assistant: z.nullable(chatMessageSchema),
     /** For `model_busy`: how long the model asked us to wait. */
-    retryAfterSeconds: z.number().int().positive().optional(),
+    retryAfterSeconds: z.optional(z.int().check(z.positive())),
   }),
 } as const
 export type ChatStreamEventName = keyof typeof chatStreamEventSchemas
@@ -195,10 +208,10 @@ export type ChatStreamEventName = keyof typeof chatStreamEventSchemas
 /** `GET /api/assistant/usage` and `data` of the `assistant.usage` live event. */
 export const usageSchema = z.object({
   /** Tokens settled this month. */
-  used: z.number().int().nonnegative(),
+  used: z.int().check(z.nonnegative()),
   /** Tokens held for answers still streaming. */
-  reserved: z.number().int().nonnegative(),
-  limit: z.number().int().nonnegative(),
+  reserved: z.int().check(z.nonnegative()),
+  limit: z.int().check(z.nonnegative()),
   /** The month the numbers are for (ISO 8601 start and end, UTC). */
   periodStart: z.string(),
   periodEnd: z.string(),
@@ -206,21 +219,21 @@ export const usageSchema = z.object({
    * In a team workspace, `used`, `reserved` and `limit` are the member's own (the limit being what
    * their cap and the pool still allow them), and these say both sides.
    */
-  workspace: z.object({ id: z.string(), name: z.string() }).optional(),
-  member: z
-    .object({
-      used: z.number().int().nonnegative(),
-      reserved: z.number().int().nonnegative(),
-      cap: z.number().int().nonnegative().nullable(),
-    })
-    .optional(),
-  pool: z
-    .object({
-      used: z.number().int().nonnegative(),
-      reserved: z.number().int().nonnegative(),
-      limit: z.number().int().nonnegative(),
-    })
-    .optional(),
+  workspace: z.optional(z.object({ id: z.string(), name: z.string() })),
+  member: z.optional(
+    z.object({
+      used: z.int().check(z.nonnegative()),
+      reserved: z.int().check(z.nonnegative()),
+      cap: z.nullable(z.int().check(z.nonnegative())),
+    }),
+  ),
+  pool: z.optional(
+    z.object({
+      used: z.int().check(z.nonnegative()),
+      reserved: z.int().check(z.nonnegative()),
+      limit: z.int().check(z.nonnegative()),
+    }),
+  ),
 })
 export type Usage = z.infer<typeof usageSchema>
 

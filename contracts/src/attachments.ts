@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { ATTACHMENT_IDS_MAX } from './attachment-values.ts'
 
 export * from './attachment-values.ts'
@@ -17,10 +17,10 @@ export const attachmentSchema = z.object({
   kind: z.enum(attachmentKinds),
   /** The type its bytes were found to be: image/png, image/jpeg, image/webp, image/gif, application/pdf or text/plain. */
   contentType: z.string(),
-  sizeBytes: z.number().int().positive(),
+  sizeBytes: z.int().check(z.positive()),
   /** Pixel size of an image; null for other kinds. */
-  width: z.number().int().positive().nullable(),
-  height: z.number().int().positive().nullable(),
+  width: z.nullable(z.int().check(z.positive())),
+  height: z.nullable(z.int().check(z.positive())),
   createdAt: z.string(),
 })
 export type Attachment = z.infer<typeof attachmentSchema>
@@ -34,7 +34,12 @@ export const attachmentIdsSchema = z
   .array(z.uuid({ error: 'An attachment id is a uuid from the upload.' }), {
     error: 'Attachment ids are a list.',
   })
-  .max(ATTACHMENT_IDS_MAX, `A message can name at most ${ATTACHMENT_IDS_MAX} attachments.`)
-  .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, {
-    error: 'The same attachment is named twice.',
-  })
+  .check(
+    z.maxLength(
+      ATTACHMENT_IDS_MAX,
+      `A message can name at most ${ATTACHMENT_IDS_MAX} attachments.`,
+    ),
+    z.refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, {
+      error: 'The same attachment is named twice.',
+    }),
+  )

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { authEventNames } from './platform.ts'
 import { entitlementsSchema } from './plans.ts'
 import { plainText } from './text.ts'
@@ -19,47 +19,51 @@ export { DISPLAY_NAME_MAX_LENGTH, PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH }
 const notInDisplayName = /[\t\n\r\u0080-\u009f\u202a-\u202e\u2066-\u2069]/u
 
 /** An email address as people type it: trimmed and lowercased before it is checked. */
-export const emailSchema = z
-  .string({ error: 'Enter your email address.' })
-  .trim()
-  .toLowerCase()
-  .check(plainText('An email address cannot contain control characters.'))
-  .pipe(
-    z
-      .email({ error: 'Enter a valid email address, like name@example.com.' })
-      .max(255, 'An email address can have at most 255 characters.'),
-  )
+export const emailSchema = z.pipe(
+  z
+    .string({ error: 'Enter your email address.' })
+    .check(
+      z.trim(),
+      z.toLowerCase(),
+      plainText('An email address cannot contain control characters.'),
+    ),
+  z
+    .email({ error: 'Enter a valid email address, like name@example.com.' })
+    .check(z.maxLength(255, 'An email address can have at most 255 characters.')),
+)
 
 /** Any password (signing in): present and encodable, nothing about its strength. */
-export const passwordSchema = z
-  .string({ error: 'Enter your password.' })
-  .min(1, 'Enter your password.')
-  .refine(
+export const passwordSchema = z.string({ error: 'Enter your password.' }).check(
+  z.minLength(1, 'Enter your password.'),
+  z.refine(
     (value) => new TextEncoder().encode(value).length <= PASSWORD_MAX_BYTES,
     `A password can have at most ${PASSWORD_MAX_BYTES} bytes.`,
-  )
-  .check(plainText('The password contains a character that cannot be used.'))
+  ),
+  plainText('The password contains a character that cannot be used.'),
+)
 
 /** A password being chosen (sign-up, new password): at least `PASSWORD_MIN_LENGTH` characters. */
-export const newPasswordSchema = passwordSchema.refine(
-  (value) => [...value].length >= PASSWORD_MIN_LENGTH,
-  `Choose a password of at least ${PASSWORD_MIN_LENGTH} characters.`,
+export const newPasswordSchema = passwordSchema.check(
+  z.refine(
+    (value) => [...value].length >= PASSWORD_MIN_LENGTH,
+    `Choose a password of at least ${PASSWORD_MIN_LENGTH} characters.`,
+  ),
 )
 
 /** A display name: trimmed, 1–80 characters, printable. */
-export const displayNameSchema = z
-  .string({ error: 'Enter a display name.' })
-  .trim()
-  .min(1, 'Enter a display name.')
-  .max(
+export const displayNameSchema = z.string({ error: 'Enter a display name.' }).check(
+  z.trim(),
+  z.minLength(1, 'Enter a display name.'),
+  z.maxLength(
     DISPLAY_NAME_MAX_LENGTH,
     `A display name can have at most ${DISPLAY_NAME_MAX_LENGTH} characters.`,
-  )
-  .check(plainText('A display name cannot contain control characters.'))
-  .refine(
+  ),
+  plainText('A display name cannot contain control characters.'),
+  z.refine(
     (value) => !notInDisplayName.test(value),
     'A display name cannot contain control characters.',
-  )
+  ),
+)
 
 /**
  * Where to go after following an email link: a path on the app (`/billing`), never another
@@ -67,9 +71,14 @@ export const displayNameSchema = z
  */
 export const nextPathSchema = z
   .string()
-  .max(512, 'The return path is too long.')
-  .check(plainText())
-  .regex(/^\/(?![/\\])[\x21-\x7e]*$/, 'The return path must be a path on this site, like /billing.')
+  .check(
+    z.maxLength(512, 'The return path is too long.'),
+    plainText(),
+    z.regex(
+      /^\/(?![/\\])[\x21-\x7e]*$/,
+      'The return path must be a path on this site, like /billing.',
+    ),
+  )
 
 /** Email link types the BFF redeems (`POST /api/auth/confirm`). */
 export const confirmTypes = ['signup', 'magiclink', 'recovery', 'email_change', 'email'] as const
@@ -79,8 +88,8 @@ export type ConfirmType = (typeof confirmTypes)[number]
 export const signUpBodySchema = z.strictObject({
   email: emailSchema,
   password: newPasswordSchema,
-  displayName: displayNameSchema.optional(),
-  next: nextPathSchema.optional(),
+  displayName: z.optional(displayNameSchema),
+  next: z.optional(nextPathSchema),
 })
 export type SignUpBody = z.infer<typeof signUpBodySchema>
 
@@ -91,7 +100,7 @@ export type SignInBody = z.infer<typeof signInBodySchema>
 /** `POST /api/auth/magic-link` and `POST /api/auth/recover`. */
 export const emailLinkBodySchema = z.strictObject({
   email: emailSchema,
-  next: nextPathSchema.optional(),
+  next: z.optional(nextPathSchema),
 })
 export type EmailLinkBody = z.infer<typeof emailLinkBodySchema>
 
@@ -99,9 +108,11 @@ export type EmailLinkBody = z.infer<typeof emailLinkBodySchema>
 export const confirmBodySchema = z.strictObject({
   tokenHash: z
     .string({ error: 'The link is incomplete: it has no token.' })
-    .regex(
-      /^[A-Za-z0-9_-]{1,128}$/,
-      'The link is incomplete or damaged. Open it again from the email.',
+    .check(
+      z.regex(
+        /^[A-Za-z0-9_-]{1,128}$/,
+        'The link is incomplete or damaged. Open it again from the email.',
+      ),
     ),
   type: z.enum(confirmTypes, {
     error: 'The link is incomplete or damaged. Open it again from the email.',
@@ -114,7 +125,7 @@ export type SignOutScope = (typeof signOutScopes)[number]
 
 /** `POST /api/auth/sign-out`: this device (`local`, the default) or every device (`global`). */
 export const signOutBodySchema = z.strictObject({
-  scope: z.enum(signOutScopes).default('local'),
+  scope: z._default(z.enum(signOutScopes), 'local'),
 })
 
 /** `PATCH /api/me/profile`. */
@@ -128,8 +139,8 @@ export type UpdateProfileBody = z.infer<typeof updateProfileBodySchema>
  */
 export const changeEmailBodySchema = z.strictObject({
   email: emailSchema,
-  currentPassword: passwordSchema.optional(),
-  next: nextPathSchema.optional(),
+  currentPassword: z.optional(passwordSchema),
+  next: z.optional(nextPathSchema),
 })
 export type ChangeEmailBody = z.infer<typeof changeEmailBodySchema>
 
@@ -139,7 +150,7 @@ export type ChangeEmailBody = z.infer<typeof changeEmailBodySchema>
  */
 export const changePasswordBodySchema = z.strictObject({
   password: newPasswordSchema,
-  currentPassword: passwordSchema.optional(),
+  currentPassword: z.optional(passwordSchema),
 })
 export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>
 
@@ -147,18 +158,18 @@ export type ChangePasswordBody = z.infer<typeof changePasswordBodySchema>
 export const meUserSchema = z.object({
   id: z.string(),
   email: z.string(),
-  displayName: z.string().nullable(),
+  displayName: z.nullable(z.string()),
   /** When the address was confirmed (ISO 8601); null until then. */
-  emailConfirmedAt: z.string().nullable(),
+  emailConfirmedAt: z.nullable(z.string()),
   /** An address change waiting for its confirmation link to be opened. */
-  pendingEmail: z.string().nullable(),
+  pendingEmail: z.nullable(z.string()),
   createdAt: z.string(),
-  lastSignInAt: z.string().nullable(),
+  lastSignInAt: z.nullable(z.string()),
 })
 export type MeUser = z.infer<typeof meUserSchema>
 
 export const profileSchema = z.object({
-  displayName: z.string().nullable(),
+  displayName: z.nullable(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
 })
@@ -181,19 +192,19 @@ export const signedInSchema = z.object({
    * The roles the user holds (`operator`), on `GET /api/me`. Optional: the answers of the routes
    * that sign in leave it out, and the host reads `/api/me` after them.
    */
-  roles: z.array(z.enum(userRoles)).optional(),
+  roles: z.optional(z.array(z.enum(userRoles))),
   /**
    * The session's current workspace, on `GET /api/me` (for the header). Optional like `roles`,
    * and absent from BFFs before workspaces.
    */
-  workspace: z
-    .object({
+  workspace: z.optional(
+    z.object({
       id: z.string(),
       name: z.string(),
       kind: z.enum(['personal', 'team']),
       role: z.enum(['owner', 'admin', 'member']),
-    })
-    .optional(),
+    }),
+  ),
 })
 export type SignedIn = z.infer<typeof signedInSchema>
 
@@ -203,7 +214,7 @@ export const meResponseSchema = z.union([
   z.object({
     user: z.null(),
     /** The cookie's session ended: signed out from elsewhere, or expired (once; the cookie goes). */
-    ended: z.enum(['revoked', 'expired']).optional(),
+    ended: z.optional(z.enum(['revoked', 'expired'])),
   }),
 ])
 export type MeResponse = z.infer<typeof meResponseSchema>
@@ -229,13 +240,13 @@ export const deviceSessionSchema = z.object({
   /** "Firefox on Linux", from the User-Agent when the session started. */
   device: z.string(),
   /** Browser and main version ("Firefox 140"); null when the User-Agent names none we know. */
-  browser: z.string().nullable(),
+  browser: z.nullable(z.string()),
   /** System, with its version where that means something ("Android 14", "macOS"); or null. */
-  os: z.string().nullable(),
+  os: z.nullable(z.string()),
   /** How the session signed in; null for sessions from before this was kept. */
-  signInMethod: z.enum(signInMethods).nullable(),
+  signInMethod: z.nullable(z.enum(signInMethods)),
   /** The client address the session was last seen from (its sign-in address until then). */
-  lastSeenAddress: z.string().nullable(),
+  lastSeenAddress: z.nullable(z.string()),
   createdAt: z.string(),
   lastSeenAt: z.string(),
   /** The session of this request. */
@@ -264,9 +275,9 @@ export const AUTH_EVENT_TYPE = 'auth'
  */
 export const authEventDataSchema = z.object({
   event: z.enum(authEventNames),
-  sessionId: z.string().nullable(),
-  user: meUserSchema.nullable(),
+  sessionId: z.nullable(z.string()),
+  user: z.nullable(meUserSchema),
   /** Why a session ended, for SIGNED_OUT (absent from BFFs older than it). */
-  reason: z.enum(signOutReasons).optional(),
+  reason: z.optional(z.enum(signOutReasons)),
 })
 export type AuthEventData = z.infer<typeof authEventDataSchema>

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import {
   assistantModels,
   entitlementsSchema,
@@ -13,14 +13,14 @@ export const planViewSchema = z.object({
   name: z.string(),
   tagline: z.string(),
   /** Monthly price in cents; 0 for free. Per seat when `perSeat`. */
-  monthlyPrice: z.number().int().nonnegative(),
+  monthlyPrice: z.int().check(z.nonnegative()),
   /** Billed per seat (the subscription's quantity is the number of seats). */
   perSeat: z.boolean(),
   /** The fewest seats the plan is sold with; 1 when not per seat. */
-  minSeats: z.number().int().positive(),
+  minSeats: z.int().check(z.positive()),
   currency: z.string(),
   /** Tokens a month; per seat when `perSeat` (a workspace's pool is this × its seats). */
-  monthlyTokens: z.number().int().nonnegative(),
+  monthlyTokens: z.int().check(z.nonnegative()),
   models: z.array(z.enum(assistantModels)),
   features: z.array(z.string()),
 })
@@ -29,7 +29,7 @@ export type PlanView = z.infer<typeof planViewSchema>
 /** `GET /api/billing/plans`: every plan, and the visitor's current one (null when signed out). */
 export const plansResponseSchema = z.object({
   plans: z.array(planViewSchema),
-  current: planIdSchema.nullable(),
+  current: z.nullable(planIdSchema),
 })
 export type PlansResponse = z.infer<typeof plansResponseSchema>
 
@@ -38,12 +38,12 @@ export const subscriptionViewSchema = z.object({
   plan: planIdSchema,
   status: z.enum(subscriptionStatuses),
   /** When the current period ends: the next renewal, or the end of access when cancelling. */
-  currentPeriodEnd: z.string().nullable(),
+  currentPeriodEnd: z.nullable(z.string()),
   /** Set when the plan is cancelled at the end of the period (access continues until then). */
-  cancelAt: z.string().nullable(),
-  canceledAt: z.string().nullable(),
+  cancelAt: z.nullable(z.string()),
+  canceledAt: z.nullable(z.string()),
   /** Seats of a per-seat plan (the subscription's quantity); absent for other plans. */
-  seats: z.number().int().positive().optional(),
+  seats: z.optional(z.int().check(z.positive())),
 })
 export type SubscriptionView = z.infer<typeof subscriptionViewSchema>
 
@@ -52,7 +52,7 @@ export type SubscriptionView = z.infer<typeof subscriptionViewSchema>
  * the subscription ended); `entitlements.status` still names an ended one's status.
  */
 export const subscriptionResponseSchema = z.object({
-  subscription: subscriptionViewSchema.nullable(),
+  subscription: z.nullable(subscriptionViewSchema),
   entitlements: entitlementsSchema,
 })
 export type SubscriptionResponse = z.infer<typeof subscriptionResponseSchema>
@@ -67,7 +67,7 @@ export const paidPlanIds = planIds.filter((id) => id !== 'free') as ['pro', 'tea
  */
 export const checkoutBodySchema = z.strictObject({
   plan: z.enum(paidPlanIds, { error: 'Choose a paid plan: pro or team.' }),
-  workspaceId: z.uuid({ error: 'A workspace is named by its id, a UUID.' }).optional(),
+  workspaceId: z.optional(z.uuid({ error: 'A workspace is named by its id, a UUID.' })),
 })
 export type CheckoutBody = z.infer<typeof checkoutBodySchema>
 
@@ -78,7 +78,7 @@ export type RedirectResponse = z.infer<typeof redirectResponseSchema>
 /** A Stripe Checkout Session id, as the return page gets it in `?session_id=`. */
 export const checkoutSessionIdSchema = z
   .string()
-  .regex(/^cs_[A-Za-z0-9_]{1,250}$/, 'This is not a checkout session id.')
+  .check(z.regex(/^cs_[A-Za-z0-9_]{1,250}$/, 'This is not a checkout session id.'))
 
 /**
  * `GET /api/billing/checkout/:sessionId`, polled by the return page. `confirmed` turns true only
@@ -100,16 +100,18 @@ export type CheckoutStatus = z.infer<typeof checkoutStatusSchema>
 export const seatPreviewQuerySchema = z.strictObject({
   quantity: z.coerce
     .number({ error: 'The number of seats is a whole number.' })
-    .int('The number of seats is a whole number.')
-    .min(1, 'A team has at least one seat.')
-    .max(10_000, 'A subscription has at most 10000 seats.'),
+    .check(
+      z.int('The number of seats is a whole number.'),
+      z.gte(1, 'A team has at least one seat.'),
+      z.lte(10_000, 'A subscription has at most 10000 seats.'),
+    ),
 })
 
 /** One line of the next invoice; amounts in cents (negative: a credit). */
 export const seatPreviewLineSchema = z.object({
-  description: z.string().nullable(),
-  amount: z.number().int(),
-  quantity: z.number().int().nullable(),
+  description: z.nullable(z.string()),
+  amount: z.int(),
+  quantity: z.nullable(z.int()),
   proration: z.boolean(),
   periodStart: z.string(),
   periodEnd: z.string(),
@@ -117,11 +119,11 @@ export const seatPreviewLineSchema = z.object({
 
 /** What changing the team's seats to `quantity` costs, and its next invoice. */
 export const seatPreviewSchema = z.object({
-  seats: z.number().int().positive(),
-  quantity: z.number().int().positive(),
-  members: z.number().int().nonnegative(),
-  prorationAmount: z.number().int(),
-  nextInvoiceTotal: z.number().int(),
+  seats: z.int().check(z.positive()),
+  quantity: z.int().check(z.positive()),
+  members: z.int().check(z.nonnegative()),
+  prorationAmount: z.int(),
+  nextInvoiceTotal: z.int(),
   currency: z.string(),
   lines: z.array(seatPreviewLineSchema),
 })
@@ -154,7 +156,7 @@ export type WebhookAck = z.infer<typeof webhookAckSchema>
 /** `POST /api/billing/reconcile` (operators, signed; see docs/decisions/007). */
 export const reconcileBodySchema = z.strictObject({
   /** Report the drift without repairing it. */
-  dryRun: z.boolean().default(false),
+  dryRun: z._default(z.boolean(), false),
 })
 
 export const driftKinds = [
@@ -171,39 +173,39 @@ export const driftKinds = [
 /** What reconcile found and repaired. */
 export const reconcileReportSchema = z.object({
   dryRun: z.boolean(),
-  customersAtStripe: z.number().int(),
-  subscriptionsAtStripe: z.number().int(),
-  rowsChecked: z.number().int(),
+  customersAtStripe: z.int(),
+  subscriptionsAtStripe: z.int(),
+  rowsChecked: z.int(),
   drift: z.array(
     z.object({
       kind: z.enum(driftKinds),
       customerId: z.string(),
-      subscriptionId: z.string().optional(),
-      userId: z.string().optional(),
-      fields: z
-        .array(
+      subscriptionId: z.optional(z.string()),
+      userId: z.optional(z.string()),
+      fields: z.optional(
+        z.array(
           z.object({
             field: z.string(),
-            stored: z.string().nullable(),
-            stripe: z.string().nullable(),
+            stored: z.nullable(z.string()),
+            stripe: z.nullable(z.string()),
           }),
-        )
-        .optional(),
+        ),
+      ),
       /** `seat_mismatch`: the team, its seats, members and the seats it should have. */
-      workspaceId: z.string().optional(),
-      seats: z
-        .object({
-          quantity: z.number().int(),
-          members: z.number().int(),
-          target: z.number().int(),
-        })
-        .optional(),
+      workspaceId: z.optional(z.string()),
+      seats: z.optional(
+        z.object({
+          quantity: z.int(),
+          members: z.int(),
+          target: z.int(),
+        }),
+      ),
       fixed: z.boolean(),
       /** Why a repair failed (it is tried again by the next run). */
-      error: z.string().optional(),
+      error: z.optional(z.string()),
     }),
   ),
-  fixed: z.number().int(),
+  fixed: z.int(),
   startedAt: z.string(),
   finishedAt: z.string(),
 })

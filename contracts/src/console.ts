@@ -5,7 +5,7 @@
  * the same `ChannelChange`; a stale `expectedRevision` is a 409 `conflict` whose `details` say who
  * changed the channel and when (`ConsoleConflictDetails`).
  */
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { channelStateSchema, deployEventKinds, type DeployChannel } from './deploy.ts'
 import { remoteDescriptorSchema, remoteNameSchema, semverSchema } from './descriptor.ts'
 import { plainText } from './text.ts'
@@ -37,14 +37,14 @@ export type AuditKind = (typeof auditKinds)[number]
  * percentile (a bucket's upper bound; null when above the largest bucket).
  */
 export const versionLoadsSchema = z.object({
-  count: z.number().int().positive(),
+  count: z.int().check(z.positive()),
   /** Share of loads whose files the page had asked for ahead (its hints, or a prefetch). */
-  preloadedShare: z.number().min(0).max(1),
-  entryMs: z.number().int().nonnegative(),
-  exposeMs: z.number().int().nonnegative(),
-  mountMs: z.number().int().nonnegative(),
-  readyP50Ms: z.number().int().positive().nullable(),
-  readyP95Ms: z.number().int().positive().nullable(),
+  preloadedShare: z.number().check(z.gte(0), z.lte(1)),
+  entryMs: z.int().check(z.nonnegative()),
+  exposeMs: z.int().check(z.nonnegative()),
+  mountMs: z.int().check(z.nonnegative()),
+  readyP50Ms: z.nullable(z.int().check(z.positive())),
+  readyP95Ms: z.nullable(z.int().check(z.positive())),
 })
 export type VersionLoads = z.infer<typeof versionLoadsSchema>
 
@@ -52,15 +52,15 @@ export type VersionLoads = z.infer<typeof versionLoadsSchema>
 export const versionTrafficSchema = z.object({
   version: semverSchema,
   /** Distinct clients served this version as their canary within the window. */
-  servedClients: z.number().int().nonnegative(),
+  servedClients: z.int().check(z.nonnegative()),
   /** Distinct clients that reported an error for it within the window. */
-  errorClients: z.number().int().nonnegative(),
+  errorClients: z.int().check(z.nonnegative()),
   /** errorClients ÷ servedClients; 0 when nobody was served. */
-  errorRate: z.number().min(0),
+  errorRate: z.number().check(z.gte(0)),
   /** Error reports per minute, oldest first, one bucket per minute of the window (sparkline). */
-  errorsPerMinute: z.array(z.number().int().nonnegative()),
+  errorsPerMinute: z.array(z.int().check(z.nonnegative())),
   /** Load timings reported by browsers; null when none came in the window. */
-  loads: versionLoadsSchema.nullable(),
+  loads: z.nullable(versionLoadsSchema),
 })
 export type VersionTraffic = z.infer<typeof versionTrafficSchema>
 
@@ -70,11 +70,11 @@ export const consoleRemoteSchema = z.object({
   stable: channelStateSchema,
   canary: channelStateSchema,
   /** The stable version's descriptor facts, null when nothing is stable yet. */
-  contract: z.number().int().positive().nullable(),
+  contract: z.nullable(z.int().check(z.positive())),
   /** Total bytes of the stable version's files. */
-  bytes: z.number().int().nonnegative().nullable(),
+  bytes: z.nullable(z.int().check(z.nonnegative())),
   /** The latest published version: who (token label or operator email) and when. */
-  lastPublished: z.object({ version: semverSchema, by: z.string(), at: z.string() }).nullable(),
+  lastPublished: z.nullable(z.object({ version: semverSchema, by: z.string(), at: z.string() })),
   /** Traffic of the versions the channels serve (the canary's, and stable's), over the window. */
   traffic: z.array(versionTrafficSchema),
 })
@@ -85,9 +85,9 @@ export const consoleRemotesResponseSchema = z.object({
   remotes: z.array(consoleRemoteSchema),
   /** The canary monitor's settings: the window the traffic covers and when it stops a canary. */
   canary: z.object({
-    windowSeconds: z.number().int().positive(),
-    threshold: z.number().min(0).max(1),
-    minClients: z.number().int().nonnegative(),
+    windowSeconds: z.int().check(z.positive()),
+    threshold: z.number().check(z.gte(0), z.lte(1)),
+    minClients: z.int().check(z.nonnegative()),
   }),
   generatedAt: z.string(),
 })
@@ -97,7 +97,7 @@ export type ConsoleRemotesResponse = z.infer<typeof consoleRemotesResponseSchema
 export const publishCheckSchema = z.object({
   name: z.string(),
   passed: z.boolean(),
-  detail: z.string().nullable(),
+  detail: z.nullable(z.string()),
 })
 export type PublishCheck = z.infer<typeof publishCheckSchema>
 
@@ -107,13 +107,13 @@ export const consoleVersionSchema = z.object({
   descriptor: remoteDescriptorSchema,
   contentSha256: z.string(),
   /** Total bytes of its files. */
-  bytes: z.number().int().nonnegative(),
+  bytes: z.int().check(z.nonnegative()),
   registeredAt: z.string(),
   /** A token label or an operator's email. */
-  registeredBy: z.string().nullable(),
-  lastStableAt: z.string().nullable(),
-  withdrawnAt: z.string().nullable(),
-  withdrawnReason: z.string().nullable(),
+  registeredBy: z.nullable(z.string()),
+  lastStableAt: z.nullable(z.string()),
+  withdrawnAt: z.nullable(z.string()),
+  withdrawnReason: z.nullable(z.string()),
   checks: z.array(publishCheckSchema),
 })
 export type ConsoleVersion = z.infer<typeof consoleVersionSchema>
@@ -121,7 +121,7 @@ export type ConsoleVersion = z.infer<typeof consoleVersionSchema>
 /** `GET /api/console/remotes/:name`: the remote, every version (newest first), its audit. */
 export const consoleRemoteDetailSchema = z.object({
   remote: consoleRemoteSchema,
-  previousGood: semverSchema.nullable(),
+  previousGood: z.nullable(semverSchema),
   versions: z.array(consoleVersionSchema),
 })
 export type ConsoleRemoteDetail = z.infer<typeof consoleRemoteDetailSchema>
@@ -133,25 +133,25 @@ export type ConsoleRemoteDetail = z.infer<typeof consoleRemoteDetailSchema>
 export const consoleConflictDetailsSchema = z.object({
   remote: remoteNameSchema,
   channel: z.enum(['stable', 'canary'] satisfies DeployChannel[]),
-  expectedRevision: z.number().int().nonnegative(),
-  revision: z.number().int().nonnegative(),
-  changedBy: z.string().nullable(),
-  changedAt: z.string().nullable(),
+  expectedRevision: z.int().check(z.nonnegative()),
+  revision: z.int().check(z.nonnegative()),
+  changedBy: z.nullable(z.string()),
+  changedAt: z.nullable(z.string()),
 })
 export type ConsoleConflictDetails = z.infer<typeof consoleConflictDetailsSchema>
 
 /** One line of the audit log. */
 export const auditEntrySchema = z.object({
-  id: z.number().int(),
+  id: z.int(),
   kind: z.enum(auditKinds),
   /** The remote it concerns; null for a role change. */
-  remote: remoteNameSchema.nullable(),
+  remote: z.nullable(remoteNameSchema),
   /** Who: a token's label, an operator's email, `canary monitor`, or the CLI's user. */
   actor: z.string(),
   source: z.enum(auditSources),
   /** Before → after, in words the log shows as they are (e.g. `1.0.0` → `1.1.0 at 20 %`). */
-  before: z.string().nullable(),
-  after: z.string().nullable(),
+  before: z.nullable(z.string()),
+  after: z.nullable(z.string()),
   details: z.record(z.string(), z.unknown()),
   at: z.string(),
 })
@@ -159,22 +159,22 @@ export type AuditEntry = z.infer<typeof auditEntrySchema>
 
 /** `GET /api/console/audit` query: every filter optional; `format=csv` answers text/csv. */
 export const auditQuerySchema = z.strictObject({
-  remote: remoteNameSchema.optional(),
-  kind: z.enum(auditKinds).optional(),
-  source: z.enum(auditSources).optional(),
+  remote: z.optional(remoteNameSchema),
+  kind: z.optional(z.enum(auditKinds)),
+  source: z.optional(z.enum(auditSources)),
   /** A case-insensitive part of the actor. */
-  actor: z.string().min(1).max(100).check(plainText()).optional(),
+  actor: z.optional(z.string().check(z.minLength(1), z.maxLength(100), plainText())),
   /** Entries older than this id (the next page). */
-  before: z.coerce.number().int().positive().optional(),
-  limit: z.coerce.number().int().min(1).max(500).optional(),
-  format: z.enum(['json', 'csv']).optional(),
+  before: z.optional(z.coerce.number().check(z.int(), z.positive())),
+  limit: z.optional(z.coerce.number().check(z.int(), z.gte(1), z.lte(500))),
+  format: z.optional(z.enum(['json', 'csv'])),
 })
 export type AuditQuery = z.infer<typeof auditQuerySchema>
 
 export const auditResponseSchema = z.object({
   entries: z.array(auditEntrySchema),
   /** Pass as `before` for the next page; null on the last one. */
-  nextBefore: z.number().int().nullable(),
+  nextBefore: z.nullable(z.int()),
 })
 export type AuditResponse = z.infer<typeof auditResponseSchema>
 
@@ -184,8 +184,8 @@ export const consoleTokenSchema = z.object({
   remote: remoteNameSchema,
   label: z.string(),
   createdAt: z.string(),
-  lastUsedAt: z.string().nullable(),
-  revokedAt: z.string().nullable(),
+  lastUsedAt: z.nullable(z.string()),
+  revokedAt: z.nullable(z.string()),
 })
 export type ConsoleToken = z.infer<typeof consoleTokenSchema>
 
@@ -195,12 +195,12 @@ export const consoleTokensResponseSchema = z.object({ tokens: z.array(consoleTok
 /** `POST /api/console/tokens`. */
 export const issueTokenBodySchema = z.strictObject({
   remote: remoteNameSchema,
-  label: z.string().trim().min(1).max(80).check(plainText()),
+  label: z.string().check(z.trim(), z.minLength(1), z.maxLength(80), plainText()),
 })
 export type IssueTokenBody = z.infer<typeof issueTokenBodySchema>
 
 /** `POST /api/console/tokens/:id/revoke` (no body): the token as it is now, revoked. */
-export const revokedTokenResponseSchema = z.object({ token: consoleTokenSchema.nullable() })
+export const revokedTokenResponseSchema = z.object({ token: z.nullable(consoleTokenSchema) })
 export type RevokedTokenResponse = z.infer<typeof revokedTokenResponseSchema>
 
 /** The answer to an issue: the only time the token itself is ever shown. */
@@ -212,9 +212,9 @@ export const healthCheckSchema = z.object({
   name: z.enum(['database', 'supabase', 'stripe', 'model']),
   ok: z.boolean(),
   /** Round-trip time of the probe; null when it failed before answering. */
-  latencyMs: z.number().nonnegative().nullable(),
+  latencyMs: z.nullable(z.number().check(z.nonnegative())),
   /** Why it is not ok, in a sentence; null when ok. */
-  problem: z.string().nullable(),
+  problem: z.nullable(z.string()),
 })
 export type HealthCheck = z.infer<typeof healthCheckSchema>
 
@@ -259,16 +259,18 @@ export type OperatorsResponse = z.infer<typeof operatorsResponseSchema>
 export const grantOperatorBodySchema = z.strictObject({
   // auth.ts's emailSchema's rules (trimmed, lowercased, one line), but about someone else's
   // account: its missing-field sentence says "your".
-  email: z
-    .string({ error: 'Enter the email address of the account.' })
-    .trim()
-    .toLowerCase()
-    .check(plainText('An email address cannot contain control characters.'))
-    .pipe(
-      z
-        .email({ error: 'Enter a valid email address, like name@example.com.' })
-        .max(255, 'An email address can have at most 255 characters.'),
-    ),
+  email: z.pipe(
+    z
+      .string({ error: 'Enter the email address of the account.' })
+      .check(
+        z.trim(),
+        z.toLowerCase(),
+        plainText('An email address cannot contain control characters.'),
+      ),
+    z
+      .email({ error: 'Enter a valid email address, like name@example.com.' })
+      .check(z.maxLength(255, 'An email address can have at most 255 characters.')),
+  ),
 })
 export type GrantOperatorBody = z.infer<typeof grantOperatorBodySchema>
 

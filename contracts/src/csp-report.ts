@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { plainText } from './text.ts'
 
 /** Where browsers send the host page's CSP violation reports (`report-uri`, `report-to`). */
@@ -9,8 +9,8 @@ export const CSP_REPORT_GROUP = 'csp-endpoint'
 export const CSP_REPORTS_PER_BODY = 20
 
 // Fields browsers fill in: URLs, directive names, a policy, a sample of the blocked code.
-const reportText = z.string().max(4096).check(plainText())
-const reportNumber = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER)
+const reportText = z.string().check(z.maxLength(4096), plainText())
+const reportNumber = z.int().check(z.nonnegative(), z.lte(Number.MAX_SAFE_INTEGER))
 
 /** One violation, as the BFF logs it, whichever format the browser sent. */
 export interface CspViolation {
@@ -25,22 +25,22 @@ export interface CspViolation {
 }
 
 /** `application/csp-report`: the `report-uri` format (`{ "csp-report": { … } }`), CSP level 2. */
-export const legacyCspReportSchema = z
-  .object({
+export const legacyCspReportSchema = z.pipe(
+  z.object({
     'csp-report': z.object({
-      'document-uri': reportText.optional(),
-      'blocked-uri': reportText.optional(),
-      'violated-directive': reportText.optional(),
-      'effective-directive': reportText.optional(),
-      'original-policy': reportText.optional(),
-      disposition: reportText.optional(),
-      'source-file': reportText.optional(),
-      'line-number': reportNumber.optional(),
-      'column-number': reportNumber.optional(),
-      'script-sample': reportText.optional(),
+      'document-uri': z.optional(reportText),
+      'blocked-uri': z.optional(reportText),
+      'violated-directive': z.optional(reportText),
+      'effective-directive': z.optional(reportText),
+      'original-policy': z.optional(reportText),
+      disposition: z.optional(reportText),
+      'source-file': z.optional(reportText),
+      'line-number': z.optional(reportNumber),
+      'column-number': z.optional(reportNumber),
+      'script-sample': z.optional(reportText),
     }),
-  })
-  .transform(({ 'csp-report': report }): CspViolation[] => [
+  }),
+  z.transform(({ 'csp-report': report }): CspViolation[] => [
     {
       documentUrl: report['document-uri'],
       blockedUrl: report['blocked-uri'],
@@ -51,35 +51,36 @@ export const legacyCspReportSchema = z
       column: report['column-number'],
       sample: report['script-sample'],
     },
-  ])
+  ]),
+)
 
 const cspViolationBodySchema = z.object({
-  documentURL: reportText.optional(),
-  blockedURL: reportText.optional(),
-  effectiveDirective: reportText.optional(),
-  originalPolicy: reportText.optional(),
-  disposition: reportText.optional(),
-  sourceFile: reportText.optional(),
-  lineNumber: reportNumber.nullable().optional(),
-  columnNumber: reportNumber.nullable().optional(),
-  sample: reportText.optional(),
+  documentURL: z.optional(reportText),
+  blockedURL: z.optional(reportText),
+  effectiveDirective: z.optional(reportText),
+  originalPolicy: z.optional(reportText),
+  disposition: z.optional(reportText),
+  sourceFile: z.optional(reportText),
+  lineNumber: z.optional(z.nullable(reportNumber)),
+  columnNumber: z.optional(z.nullable(reportNumber)),
+  sample: z.optional(reportText),
 })
 
 /**
  * `application/reports+json`: the Reporting API's batch (`report-to`). Reports of other types are
  * left out; only `csp-violation` bodies are read.
  */
-export const reportingApiBatchSchema = z
-  .array(
-    z.object({
-      type: reportText,
-      url: reportText.optional(),
-      body: z.unknown(),
-    }),
-  )
-  .min(1)
-  .max(CSP_REPORTS_PER_BODY)
-  .transform((reports, context): CspViolation[] =>
+export const reportingApiBatchSchema = z.pipe(
+  z
+    .array(
+      z.object({
+        type: reportText,
+        url: z.optional(reportText),
+        body: z.unknown(),
+      }),
+    )
+    .check(z.minLength(1), z.maxLength(CSP_REPORTS_PER_BODY)),
+  z.transform((reports, context): CspViolation[] =>
     reports.flatMap((report, index) => {
       if (report.type !== 'csp-violation') return []
       const parsed = cspViolationBodySchema.safeParse(report.body)
@@ -107,4 +108,5 @@ export const reportingApiBatchSchema = z
         },
       ]
     }),
-  )
+  ),
+)

@@ -1,5 +1,10 @@
-import { z } from 'zod'
-import { remoteDescriptorSchema, remoteNameSchema, semverSchema } from './descriptor.ts'
+import { z } from 'zod/mini'
+import {
+  remoteDescriptorSchema,
+  remoteFileSchema,
+  remoteNameSchema,
+  semverSchema,
+} from './descriptor.ts'
 import type { RemoteDescriptor } from './descriptor.ts'
 import { plainText } from './text.ts'
 
@@ -24,26 +29,26 @@ export type DeployChannel = (typeof deployChannels)[number]
  */
 export const buildFilePathSchema = z
   .string()
-  .min(1)
-  .max(200)
-  .regex(
-    /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/,
-    'must be a relative path of letters, digits, dots, dashes and underscores',
+  .check(
+    z.minLength(1),
+    z.maxLength(200),
+    z.regex(
+      /^(?!.*(?:^|\/)\.{1,2}(?:\/|$))[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/,
+      'must be a relative path of letters, digits, dots, dashes and underscores',
+    ),
   )
 
 /**
  * A descriptor as the deploy API takes it: the build's own, with every path checked (`safeExtend`
  * keeps the descriptor's checks across fields, such as its API path).
  */
-export const deployDescriptorSchema = remoteDescriptorSchema.safeExtend({
+export const deployDescriptorSchema = z.safeExtend(remoteDescriptorSchema, {
   entry: buildFilePathSchema,
-  files: remoteDescriptorSchema.shape.files.element
-    .extend({ path: buildFilePathSchema })
-    .array()
-    .min(1)
-    .max(500),
-  preload: z.array(buildFilePathSchema).max(100).optional(),
-  routePreload: z.array(buildFilePathSchema).max(100).optional(),
+  files: z
+    .array(z.extend(remoteFileSchema, { path: buildFilePathSchema }))
+    .check(z.minLength(1), z.maxLength(500)),
+  preload: z.optional(z.array(buildFilePathSchema).check(z.maxLength(100))),
+  routePreload: z.optional(z.array(buildFilePathSchema).check(z.maxLength(100))),
 })
 
 /** `POST /api/deploy/remotes/:name/versions`: a build already uploaded to storage. */
@@ -53,21 +58,18 @@ export const registerVersionBodySchema = z.strictObject({
    * Public URL of the folder holding the uploaded build; must end in `/<name>/<version>`, the
    * immutable path (`remoteEntry.js` has no content hash, so its URL must never serve new bytes).
    */
-  baseUrl: z
-    .url({ protocol: /^https?$/ })
-    .max(500)
-    .check(plainText()),
+  baseUrl: z.url({ protocol: /^https?$/ }).check(z.maxLength(500), plainText()),
 })
 export type RegisterVersionBody = z.infer<typeof registerVersionBodySchema>
 
 /** An expected channel revision: the move happens only if nobody moved the channel meanwhile. */
-const expectedRevision = z.number().int().nonnegative().optional()
+const expectedRevision = z.optional(z.int().check(z.nonnegative()))
 
 export const promoteBodySchema = z.strictObject({ version: semverSchema, expectedRevision })
 export const canaryBodySchema = z.strictObject({
   version: semverSchema,
   /** The share of users (sticky per user) served the canary. */
-  percentage: z.number().int().min(1).max(100),
+  percentage: z.int().check(z.gte(1), z.lte(100)),
   expectedRevision,
 })
 export const channelMoveBodySchema = z.strictObject({ expectedRevision })
@@ -75,9 +77,9 @@ export const channelMoveBodySchema = z.strictObject({ expectedRevision })
 /** Where a channel points. `percentage` is null for `stable` and for a stopped canary. */
 export const channelStateSchema = z.object({
   channel: z.enum(deployChannels),
-  version: semverSchema.nullable(),
-  percentage: z.number().int().nullable(),
-  revision: z.number().int().nonnegative(),
+  version: z.nullable(semverSchema),
+  percentage: z.nullable(z.int()),
+  revision: z.int().check(z.nonnegative()),
   updatedAt: z.string(),
 })
 export type ChannelState = z.infer<typeof channelStateSchema>
@@ -117,11 +119,11 @@ export const deployEventKinds = [
 export type DeployEventKind = (typeof deployEventKinds)[number]
 
 export const deployEventSchema = z.object({
-  id: z.number().int(),
+  id: z.int(),
   kind: z.enum(deployEventKinds),
-  version: z.string().nullable(),
-  fromVersion: z.string().nullable(),
-  percentage: z.number().int().nullable(),
+  version: z.nullable(z.string()),
+  fromVersion: z.nullable(z.string()),
+  percentage: z.nullable(z.int()),
   /** Who did it: a deploy token's label, or `canary monitor`. */
   actor: z.string(),
   details: z.record(z.string(), z.unknown()),
@@ -135,10 +137,10 @@ export const versionSummarySchema = z.object({
   baseUrl: z.string(),
   registeredAt: z.string(),
   /** When it last became stable; null if it never was. */
-  lastStableAt: z.string().nullable(),
+  lastStableAt: z.nullable(z.string()),
   /** Set when it was rolled back (or its canary failed): never chosen as previous good again. */
-  withdrawnAt: z.string().nullable(),
-  withdrawnReason: z.string().nullable(),
+  withdrawnAt: z.nullable(z.string()),
+  withdrawnReason: z.nullable(z.string()),
 })
 export type VersionSummary = z.infer<typeof versionSummarySchema>
 
@@ -148,7 +150,7 @@ export const remoteDeployStateSchema = z.object({
   stable: channelStateSchema,
   canary: channelStateSchema,
   /** What `rollback` would move stable to. */
-  previousGood: semverSchema.nullable(),
+  previousGood: z.nullable(semverSchema),
   versions: z.array(versionSummarySchema),
   events: z.array(deployEventSchema),
 })

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /**
  * The error catalogue: every error the BFF can return, with its HTTP status and a sentence for
@@ -278,7 +278,7 @@ export const errorBodySchema = z.object({
     code: z.enum(errorCodes as [ErrorCode, ...ErrorCode[]]),
     message: z.string(),
     requestId: z.string(),
-    details: z.record(z.string(), z.unknown()).optional(),
+    details: z.optional(z.record(z.string(), z.unknown())),
   }),
 })
 export type ErrorBody = z.infer<typeof errorBodySchema>

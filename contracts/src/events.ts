@@ -1,9 +1,9 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /** A live event from `GET /api/events`, as the platform hands it to plugins. */
 export const liveEventSchema = z.object({
   id: z.string(),
-  type: z.string().min(1),
+  type: z.string().check(z.minLength(1)),
   at: z.string(),
   data: z.unknown(),
 })

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import {
   assistantModels,
   planIds,
@@ -69,7 +69,7 @@ export const entitlementsWorkspaceSchema = z.object({
   id: z.string(),
   kind: z.enum(['personal', 'team']),
   role: z.enum(['owner', 'admin', 'member']),
-  seats: z.number().int().positive(),
+  seats: z.int().check(z.positive()),
 })
 export type EntitlementsWorkspace = z.infer<typeof entitlementsWorkspaceSchema>
 
@@ -78,17 +78,17 @@ export const entitlementsSchema = z.object({
   plan: planIdSchema,
   planName: z.string(),
   /** The subscription's status; null without a subscription (free). */
-  status: z.enum(subscriptionStatuses).nullable(),
+  status: z.nullable(z.enum(subscriptionStatuses)),
   /** Payment failed and Stripe is retrying: show the "fix payment" banner. */
   pastDue: z.boolean(),
-  monthlyTokens: z.number().int().nonnegative(),
-  models: z.array(z.enum(assistantModels)).min(1),
+  monthlyTokens: z.int().check(z.nonnegative()),
+  models: z.array(z.enum(assistantModels)).check(z.minLength(1)),
   defaultModel: z.enum(assistantModels),
   /**
    * The workspace these entitlements are for; absent or null from older BFFs (read as the
    * user's personal workspace). For a team, `monthlyTokens` is the pool: plan tokens × seats.
    */
-  workspace: entitlementsWorkspaceSchema.nullable().optional(),
+  workspace: z.optional(z.nullable(entitlementsWorkspaceSchema)),
 })
 export type Entitlements = z.infer<typeof entitlementsSchema>
 

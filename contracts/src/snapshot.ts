@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import {
   basePathSchema,
   navSchema,
@@ -22,42 +22,42 @@ export const snapshotRemoteSchema = z.object({
   name: remoteNameSchema,
   version: semverSchema,
   entryUrl: z.url(),
-  contract: z.number().int().positive(),
+  contract: z.int().check(z.positive()),
   basePath: basePathSchema,
-  nav: navSchema.nullable(),
+  nav: z.nullable(navSchema),
   slots: z.array(z.enum(slotNames)),
   /** The slots filled for signed-in visitors only (the descriptor's `signedInSlots`). */
-  signedInSlots: z.array(z.enum(slotNames)).optional(),
+  signedInSlots: z.optional(z.array(z.enum(slotNames))),
   /** Pages visitors may open without signing in (the descriptor's `publicPaths`). */
-  publicPaths: publicPathsSchema.optional(),
+  publicPaths: z.optional(publicPathsSchema),
   /** The last version known good, for the host's fallback when this one fails to load. */
-  previous: remoteVersionRefSchema.nullable(),
+  previous: z.nullable(remoteVersionRefSchema),
   /**
    * Absolute URLs of the files the exposed module needs at once (the descriptor's `preload`), so
    * the host can request them together with `entryUrl`. Optional: a hint, never required to load.
    */
-  preload: z.array(z.url()).max(100).optional(),
+  preload: z.optional(z.array(z.url()).check(z.maxLength(100))),
   /**
    * Absolute URLs of what one of the remote's pages loads next (the descriptor's `routePreload`):
    * hinted with `preload` only for a visit to its pages, never for a slot. Optional.
    */
-  routePreload: z.array(z.url()).max(100).optional(),
+  routePreload: z.optional(z.array(z.url()).check(z.maxLength(100))),
   /**
    * Which channel this user is served from: `stable`, or `canary` for the sticky share of users
    * a canary is rolled out to (then `previous` is the stable version). Optional: a registry
    * without channels (or an older BFF) leaves it out.
    */
-  channel: z.enum(snapshotChannels).optional(),
+  channel: z.optional(z.enum(snapshotChannels)),
   /**
    * Set when this browser overrides the remote (a dev server or a preview build, where the BFF's
    * config allows it): `entryUrl` is the override's, and the host shows a banner with a way out.
    */
-  override: z.object({ label: z.string().min(1).max(40) }).optional(),
+  override: z.optional(z.object({ label: z.string().check(z.minLength(1), z.maxLength(40)) })),
 })
 export type SnapshotRemote = z.infer<typeof snapshotRemoteSchema>
 
 export const snapshotDiagnosticSchema = z.object({
-  remote: z.string().nullable(),
+  remote: z.nullable(z.string()),
   message: z.string(),
 })
 
@@ -70,7 +70,7 @@ export const registrySnapshotSchema = z.object({
    * anyone who is not one): no URL, so their files are never fetched; the host answers their
    * pages with "not allowed" instead of "not found". Optional: older BFFs leave it out.
    */
-  restricted: z.array(z.object({ name: remoteNameSchema, basePath: basePathSchema })).optional(),
+  restricted: z.optional(z.array(z.object({ name: remoteNameSchema, basePath: basePathSchema }))),
   /** Entries left out because they were malformed or unreachable, each with a sentence. */
   diagnostics: z.array(snapshotDiagnosticSchema),
 })

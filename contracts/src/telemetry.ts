@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { remoteNameSchema, semverSchema } from './descriptor.ts'
 import { plainText } from './text.ts'
 
@@ -11,9 +11,9 @@ export const remoteErrorReportSchema = z.strictObject({
   remote: remoteNameSchema,
   version: semverSchema,
   stage: z.enum(remoteErrorStages),
-  message: z.string().max(2000).check(plainText()),
+  message: z.string().check(z.maxLength(2000), plainText()),
   /** True when the host fell back to the previous version or the fallback card. */
-  fellBack: z.boolean().optional(),
+  fellBack: z.optional(z.boolean()),
 })
 export type RemoteErrorReport = z.infer<typeof remoteErrorReportSchema>
 
@@ -30,16 +30,16 @@ export const remoteLoadTimingSchema = z.strictObject({
   remote: remoteNameSchema,
   version: semverSchema,
   target: z.enum(remoteLoadTargets),
-  entryMs: z.number().nonnegative().max(600_000),
-  exposeMs: z.number().nonnegative().max(600_000),
-  mountMs: z.number().nonnegative().max(600_000),
-  readyMs: z.number().nonnegative().max(3_600_000),
+  entryMs: z.number().check(z.nonnegative(), z.lte(600_000)),
+  exposeMs: z.number().check(z.nonnegative(), z.lte(600_000)),
+  mountMs: z.number().check(z.nonnegative(), z.lte(600_000)),
+  readyMs: z.number().check(z.nonnegative(), z.lte(3_600_000)),
   preloaded: z.boolean(),
 })
 export type RemoteLoadTiming = z.infer<typeof remoteLoadTimingSchema>
 
 /** `POST /api/telemetry/remote-loads`: the remotes one page loaded (one entry each). */
 export const remoteLoadReportSchema = z.strictObject({
-  loads: z.array(remoteLoadTimingSchema).min(1).max(20),
+  loads: z.array(remoteLoadTimingSchema).check(z.minLength(1), z.maxLength(20)),
 })
 export type RemoteLoadReport = z.infer<typeof remoteLoadReportSchema>

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 // With the `u` flag a well-formed surrogate pair is one code point, so the class of surrogates
 // matches lone halves only: they cannot be encoded as UTF-8, so Postgres and Auth would fail.
@@ -30,7 +30,7 @@ export function plainText(message: string = PLAIN_TEXT_MESSAGE) {
 
 /** A string that is text and at most `max` characters long (for free-form fields). */
 export function plainTextSchema(max: number) {
-  return z.string().max(max).check(plainText())
+  return z.string().check(z.maxLength(max), plainText())
 }
 
 /**

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { emailSchema } from './auth.ts'
 import { plainText } from './text.ts'
 
@@ -23,15 +23,15 @@ export type WorkspaceKind = z.infer<typeof workspaceKindSchema>
 const notInName = /[\t\n\r\u0080-\u009f\u202a-\u202e\u2066-\u2069]/u
 
 /** A workspace's name: trimmed, 1–80 characters, one line of text. */
-export const workspaceNameSchema = z
-  .string({ error: 'Enter a name for the workspace.' })
-  .trim()
-  .min(1, 'Enter a name for the workspace.')
-  .max(80, 'A workspace name can have at most 80 characters.')
-  .check(plainText())
-  .refine((value) => !notInName.test(value), {
+export const workspaceNameSchema = z.string({ error: 'Enter a name for the workspace.' }).check(
+  z.trim(),
+  z.minLength(1, 'Enter a name for the workspace.'),
+  z.maxLength(80, 'A workspace name can have at most 80 characters.'),
+  plainText(),
+  z.refine((value) => !notInName.test(value), {
     error: 'A workspace name is one line, without line breaks or direction marks.',
-  })
+  }),
+)
 
 /** `POST /api/workspaces`: a new team workspace; its creator is its owner. */
 export const createWorkspaceBodySchema = z.strictObject({ name: workspaceNameSchema })
@@ -68,7 +68,9 @@ export const workspaceInviteParamSchema = z.strictObject({
 export const inviteTokenParamSchema = z.strictObject({
   token: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{43}$/, 'This is not an invite link. Open the link from the email.'),
+    .check(
+      z.regex(/^[A-Za-z0-9_-]{43}$/, 'This is not an invite link. Open the link from the email.'),
+    ),
 })
 
 /** `PATCH /api/workspaces/:id/members/:userId`: the member's new role. */
@@ -78,12 +80,12 @@ export type ChangeMemberRoleBody = z.infer<typeof changeMemberRoleBodySchema>
 /** `POST /api/workspaces/:id/invites`: who to invite, and as what. */
 export const createInviteBodySchema = z.strictObject({
   email: emailSchema,
-  role: inviteRoleSchema.default('member'),
+  role: z._default(inviteRoleSchema, 'member'),
   /**
    * The inviter agrees to one more paid seat when members and pending invites would pass the
    * seats the team's subscription pays for (else 409 `seat_confirmation_required`).
    */
-  confirmExtraSeat: z.boolean().optional(),
+  confirmExtraSeat: z.optional(z.boolean()),
 })
 export type CreateInviteBody = z.input<typeof createInviteBodySchema>
 
@@ -93,7 +95,7 @@ export const workspaceSummarySchema = z.object({
   name: z.string(),
   kind: workspaceKindSchema,
   role: workspaceRoleSchema,
-  memberCount: z.number().int().nonnegative(),
+  memberCount: z.int().check(z.nonnegative()),
   /** Whether this session works in it now. */
   current: z.boolean(),
   createdAt: z.string(),
@@ -111,9 +113,9 @@ export type WorkspacesResponse = z.infer<typeof workspacesResponseSchema>
 export const workspaceMemberSchema = z.object({
   userId: z.uuid(),
   email: z.string(),
-  displayName: z.string().nullable(),
+  displayName: z.nullable(z.string()),
   role: workspaceRoleSchema,
-  monthlyTokenCap: z.number().int().nullable(),
+  monthlyTokenCap: z.nullable(z.int()),
   joinedAt: z.string(),
 })
 export type WorkspaceMember = z.infer<typeof workspaceMemberSchema>
@@ -134,11 +136,11 @@ export const workspaceInviteSchema = z.object({
   email: z.string(),
   role: inviteRoleSchema,
   state: inviteStateSchema,
-  invitedBy: z.string().nullable(),
+  invitedBy: z.nullable(z.string()),
   createdAt: z.string(),
   expiresAt: z.string(),
-  sentCount: z.number().int().nonnegative(),
-  lastSentAt: z.string().nullable(),
+  sentCount: z.int().check(z.nonnegative()),
+  lastSentAt: z.nullable(z.string()),
 })
 export type WorkspaceInvite = z.infer<typeof workspaceInviteSchema>
 
@@ -161,7 +163,7 @@ export type SentInvite = z.infer<typeof sentInviteSchema>
 /** `GET /api/invites/:token`: what the link is, for the invite page (signed in, any account). */
 export const invitePreviewSchema = z.object({
   workspaceName: z.string(),
-  invitedBy: z.string().nullable(),
+  invitedBy: z.nullable(z.string()),
   role: inviteRoleSchema,
   state: inviteStateSchema,
   expiresAt: z.string(),
@@ -196,6 +198,6 @@ export const workspaceChangeSchema = z.enum([
 export const workspaceEventDataSchema = z.object({
   workspaceId: z.uuid(),
   change: workspaceChangeSchema,
-  sessionId: z.string().nullable(),
+  sessionId: z.nullable(z.string()),
 })
 export type WorkspaceEventData = z.infer<typeof workspaceEventDataSchema>

@@ -1,3 +1,4 @@
+import '@tessera/contracts/zod-messages'
 import { setTimeout } from 'node:timers/promises'
 import {
   channelChangeSchema,
@@ -9,7 +10,7 @@ import {
   type RegisterVersionResponse,
   type RemoteDeployState,
 } from '@tessera/contracts'
-import type { z } from 'zod'
+import { z } from 'zod/mini'
 
 /** A refusal from the deploy API, carrying its catalogue code and the sentence it gave. */
 export class DeployApiError extends Error {
@@ -78,7 +79,7 @@ export function createDeployApi(options: {
   const log = options.log ?? ((line: string) => console.error(line))
   // A 429 comes from the rate limit, checked before anything is applied: the request is sent
   // again once the wait the API names has passed, a few times and never for long.
-  const call = async <T extends z.ZodType>(
+  const call = async <T extends z.core.$ZodType>(
     schema: T,
     method: 'GET' | 'POST',
     path: string,
@@ -95,7 +96,7 @@ export function createDeployApi(options: {
       }
     }
   }
-  const callOnce = async <T extends z.ZodType>(
+  const callOnce = async <T extends z.core.$ZodType>(
     schema: T,
     method: 'GET' | 'POST',
     path: string,
@@ -136,7 +137,7 @@ export function createDeployApi(options: {
       const { code, message, details } = parsed.data.error
       throw new DeployApiError(message, code, response.status, details)
     }
-    return schema.parse(json)
+    return z.parse(schema, json)
   }
   const expect = (expectedRevision: number | undefined) =>
     expectedRevision === undefined ? {} : { expectedRevision }

@@ -1,6 +1,7 @@
+import '@tessera/contracts/zod-messages'
 import path from 'node:path'
 import { defaultApiKeys } from '@tessera/emulators/supabase/config'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { repoRoot } from '../lib/paths.ts'
 
 /**
@@ -8,23 +9,23 @@ import { repoRoot } from '../lib/paths.ts'
  * parsed once from the environment. Defaults talk to the local stack (`npm start`).
  */
 const schema = z.object({
-  PORT: z.coerce.number().int().min(1).max(65535).default(8787),
-  CDN_PORT: z.coerce.number().int().min(1).max(65535).default(8788),
-  SUPABASE_PORT: z.coerce.number().int().min(1).max(65535).default(54321),
-  TESSERA_DATA_DIR: z.string().min(1).default('.tessera'),
+  PORT: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(65535)), 8787),
+  CDN_PORT: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(65535)), 8788),
+  SUPABASE_PORT: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(65535)), 54321),
+  TESSERA_DATA_DIR: z._default(z.string().check(z.minLength(1)), '.tessera'),
   /** The BFF the deploy API is on. */
-  TESSERA_API_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TESSERA_API_URL: z.optional(z.url({ protocol: /^https?$/ })),
   /** The remote team's deploy token; the local stack's `<dataDir>/deploy-tokens.json` otherwise. */
-  TESSERA_DEPLOY_TOKEN: z.string().min(1).optional(),
+  TESSERA_DEPLOY_TOKEN: z.optional(z.string().check(z.minLength(1))),
   /** Where builds are uploaded: a folder the cdn serves, or Supabase Storage. */
-  TESSERA_STORAGE: z.enum(['directory', 'supabase']).default('directory'),
+  TESSERA_STORAGE: z._default(z.enum(['directory', 'supabase']), 'directory'),
   /** directory: the folder (default `<dataDir>/cdn`) and the URL it is served at. */
-  TESSERA_STORAGE_DIR: z.string().min(1).optional(),
-  TESSERA_STORAGE_URL: z.url({ protocol: /^https?$/ }).optional(),
+  TESSERA_STORAGE_DIR: z.optional(z.string().check(z.minLength(1))),
+  TESSERA_STORAGE_URL: z.optional(z.url({ protocol: /^https?$/ })),
   /** supabase: the project, its service role key and the public bucket. */
-  SUPABASE_URL: z.url({ protocol: /^https?$/ }).optional(),
-  SUPABASE_SERVICE_ROLE_KEY: z.string().min(1).optional(),
-  TESSERA_STORAGE_BUCKET: z.string().min(1).default('remotes'),
+  SUPABASE_URL: z.optional(z.url({ protocol: /^https?$/ })),
+  SUPABASE_SERVICE_ROLE_KEY: z.optional(z.string().check(z.minLength(1))),
+  TESSERA_STORAGE_BUCKET: z._default(z.string().check(z.minLength(1)), 'remotes'),
 })
 
 const loopback = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/

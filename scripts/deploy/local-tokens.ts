@@ -1,6 +1,6 @@
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /** The local stack's deploy tokens, one per remote, for the deploy commands to pick up. */
 export const LOCAL_TOKENS_FILE = 'deploy-tokens.json'

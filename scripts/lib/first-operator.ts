@@ -6,13 +6,16 @@ import { createOperatorRoles } from '@tessera/bff/modules/console/operator-roles
 import { CACHE_INVALIDATE_TYPE } from '@tessera/bff/modules/events/cache-invalidation'
 import { createLiveEvent } from '@tessera/bff/modules/events/event-hub'
 import { createOutboxBus } from '@tessera/bff/modules/events/event-outbox'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /** The local stack's first operator: its sign-in, for `npm start` to print. */
 export const OPERATOR_FILE = 'operator.json'
 export const LOCAL_OPERATOR_EMAIL = 'operator@tessera.local'
 
-const operatorFileSchema = z.object({ email: z.email(), password: z.string().min(12) })
+const operatorFileSchema = z.object({
+  email: z.email(),
+  password: z.string().check(z.minLength(12)),
+})
 export type LocalOperator = z.infer<typeof operatorFileSchema>
 
 async function readOperatorFile(file: string): Promise<LocalOperator | null> {

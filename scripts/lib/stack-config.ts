@@ -1,23 +1,24 @@
-import { z } from 'zod'
+import '@tessera/contracts/zod-messages'
+import { z } from 'zod/mini'
 
 /**
  * The settings of the local stack scripts (`npm start`, `npm run dev`, the e2e and bench
  * harnesses). Parsed once from the environment; every deployable has its own env.ts besides.
  */
 const schema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(8787),
-  CDN_PORT: z.coerce.number().int().min(0).max(65535).default(8788),
-  DEV_PORT: z.coerce.number().int().min(0).max(65535).default(5173),
-  SUPABASE_PORT: z.coerce.number().int().min(0).max(65535).default(54321),
-  MAILBOX_PORT: z.coerce.number().int().min(0).max(65535).default(54324),
-  STRIPE_PORT: z.coerce.number().int().min(0).max(65535).default(12111),
-  OPENAI_EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8790),
+  PORT: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(65535)), 8787),
+  CDN_PORT: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(65535)), 8788),
+  DEV_PORT: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(65535)), 5173),
+  SUPABASE_PORT: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(65535)), 54321),
+  MAILBOX_PORT: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(65535)), 54324),
+  STRIPE_PORT: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(65535)), 12111),
+  OPENAI_EMULATOR_PORT: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(65535)), 8790),
   /** The OpenAI stand-in's streaming pace: readable, like a real model. */
-  OPENAI_EMULATOR_TOKENS_PER_SECOND: z.coerce.number().positive().default(40),
+  OPENAI_EMULATOR_TOKENS_PER_SECOND: z._default(z.coerce.number().check(z.positive()), 40),
   /** A PostgreSQL server instead of the embedded PGlite. */
-  DATABASE_URL: z.url({ protocol: /^postgres(ql)?$/ }).optional(),
-  TESSERA_DATA_DIR: z.string().min(1).default('.tessera'),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  DATABASE_URL: z.optional(z.url({ protocol: /^postgres(ql)?$/ })),
+  TESSERA_DATA_DIR: z._default(z.string().check(z.minLength(1)), '.tessera'),
+  LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
 })
 
 export type StackConfig = z.infer<typeof schema>

@@ -14,7 +14,7 @@ import { reconcileReportSchema } from '@tessera/contracts'
 import type { ReconcileReport } from '@tessera/contracts'
 import type { Sql } from '@tessera/db/sql'
 import type Stripe from 'stripe'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { openBffDatabase } from '../platform/database.ts'
 import { loadEnv } from '../platform/env.ts'
 import type { Env } from '../platform/env.ts'
@@ -44,7 +44,7 @@ export interface ReconcileCommandDeps {
 const argsSchema = z.object({
   dryRun: z.boolean(),
   direct: z.boolean(),
-  url: z.url({ protocol: /^https?$/ }).optional(),
+  url: z.optional(z.url({ protocol: /^https?$/ })),
 })
 
 function parseArgs(argv: readonly string[]): z.infer<typeof argsSchema> {

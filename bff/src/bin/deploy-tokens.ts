@@ -9,9 +9,10 @@
  * one process at a time, so locally the stack must be stopped (a running stack has written its
  * tokens to `.tessera/deploy-tokens.json` already).
  */
+import '@tessera/contracts/zod-messages'
 import { remoteNameSchema } from '@tessera/contracts'
 import type { Sql } from '@tessera/db/sql'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { systemClock } from '../platform/clock.ts'
 import { openBffDatabase } from '../platform/database.ts'
 import { loadEnv } from '../platform/env.ts'
@@ -43,9 +44,11 @@ const USAGE = [
 
 const labelSchema = z
   .string()
-  .trim()
-  .min(1, 'The label is empty: say who the token is for, as in --label "billing CI".')
-  .max(80, 'A label can have at most 80 characters.')
+  .check(
+    z.trim(),
+    z.minLength(1, 'The label is empty: say who the token is for, as in --label "billing CI".'),
+    z.maxLength(80, 'A label can have at most 80 characters.'),
+  )
 const idSchema = z.uuid({ error: 'A token id is a UUID, as `list` prints it.' })
 
 type Command =
@@ -53,8 +56,8 @@ type Command =
   | { name: 'list'; remote?: string }
   | { name: 'revoke'; id: string }
 
-function valid<T>(schema: z.ZodType<T>, value: unknown, what: string): T {
-  const parsed = schema.safeParse(value)
+function valid<T>(schema: z.core.$ZodType<T>, value: unknown, what: string): T {
+  const parsed = z.safeParse(schema, value)
   if (parsed.success) return parsed.data
   throw new UsageError(`${what}: ${parsed.error.issues[0]?.message ?? 'not valid'}`)
 }

@@ -15,7 +15,7 @@
 import type { Operator } from '@tessera/contracts'
 import { ApiError } from '@tessera/contracts'
 import type { Sql } from '@tessera/db/sql'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { systemClock } from '../platform/clock.ts'
 import { openBffDatabase } from '../platform/database.ts'
 import { loadEnv } from '../platform/env.ts'
@@ -50,7 +50,7 @@ const USAGE = [
   '  list             every operator',
 ]
 
-const emailSchema = z.email({ error: 'This is not an email address.' }).max(320)
+const emailSchema = z.email({ error: 'This is not an email address.' }).check(z.maxLength(320))
 
 type Command = { name: 'grant' | 'revoke'; email: string } | { name: 'list' }
 

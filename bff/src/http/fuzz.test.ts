@@ -19,7 +19,7 @@ import { createStripeEmulator } from '@tessera/emulators/stripe/app'
 import fc from 'fast-check'
 import Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { createStripeClients } from '../modules/billing/stripe-client.ts'
 import { createDeployTokens } from '../modules/deploy/tokens.ts'
 import { cliActor } from '../modules/deploy/actor.ts'
@@ -36,8 +36,8 @@ import type { TestBrowser } from '../testing/identity.ts'
 // The sweep's only settings, read once (the test's own env, not the app's).
 const settings = z
   .object({
-    FUZZ_SEED: z.coerce.number().int().default(20261126),
-    FUZZ_RUNS: z.coerce.number().int().positive().default(150),
+    FUZZ_SEED: z._default(z.coerce.number().check(z.int()), 20261126),
+    FUZZ_RUNS: z._default(z.coerce.number().check(z.int(), z.positive()), 150),
   })
   .parse({
     FUZZ_SEED: process.env.FUZZ_SEED || undefined,
@@ -45,17 +45,17 @@ const settings = z
   })
 
 /** Schemas of what routes read outside a `jsonBody` body: queries, and path parameters by name. */
-const querySchemas: Record<string, z.ZodType> = {
+const querySchemas: Record<string, z.core.$ZodType> = {
   'GET /api/assistant/conversations': conversationPageQuerySchema,
   'GET /api/assistant/search': searchQuerySchema,
 }
-const paramSchemas: Record<string, z.ZodType> = {
+const paramSchemas: Record<string, z.core.$ZodType> = {
   name: remoteNameSchema,
   sessionId: checkoutSessionIdSchema,
 }
 /** The shape of the Stripe events the webhook handles (the sweep signs half of what it sends). */
 const stripeEventSchema = z.object({
-  id: z.string().regex(/^evt_[A-Za-z0-9]{1,20}$/),
+  id: z.string().check(z.regex(/^evt_[A-Za-z0-9]{1,20}$/)),
   object: z.literal('event'),
   type: z.enum([
     'customer.subscription.created',
@@ -64,17 +64,14 @@ const stripeEventSchema = z.object({
     'checkout.session.completed',
     'charge.refunded',
   ]),
-  created: z.int().min(0).max(2_000_000_000),
+  created: z.int().check(z.gte(0), z.lte(2_000_000_000)),
   livemode: z.boolean(),
   data: z.object({
     object: z.object({
-      id: z.string().regex(/^(sub|cs)_[A-Za-z0-9]{1,12}$/),
+      id: z.string().check(z.regex(/^(sub|cs)_[A-Za-z0-9]{1,12}$/)),
       object: z.enum(['subscription', 'checkout.session']),
-      customer: z.string().regex(/^cus_[A-Za-z0-9]{1,12}$/),
-      subscription: z
-        .string()
-        .regex(/^sub_[A-Za-z0-9]{1,12}$/)
-        .nullable(),
+      customer: z.string().check(z.regex(/^cus_[A-Za-z0-9]{1,12}$/)),
+      subscription: z.nullable(z.string().check(z.regex(/^sub_[A-Za-z0-9]{1,12}$/))),
       mode: z.enum(['subscription', 'payment']),
       status: z.enum(['active', 'trialing', 'past_due', 'canceled', 'incomplete', 'complete']),
       metadata: z.record(z.string(), z.string()),
@@ -85,7 +82,7 @@ const webhookSecret = 'whsec_fuzz'
 const stripeSdk = new Stripe('sk_test_fuzz')
 
 /** Bodies a handler reads itself (raw, for a signature, or not JSON) rather than through `jsonBody`. */
-const handlerBodies: Record<string, { schema: z.ZodType; contentType?: string }> = {
+const handlerBodies: Record<string, { schema: z.core.$ZodType; contentType?: string }> = {
   'POST /api/billing/reconcile': { schema: reconcileBodySchema },
   'POST /api/billing/webhook': { schema: stripeEventSchema },
   'POST /api/csp-reports': { schema: legacyCspReportSchema, contentType: 'application/csp-report' },
@@ -316,7 +313,7 @@ async function send(route: ApiRoute, input: FuzzCase, client: string): Promise<O
 }
 
 /** The contracts name of a schema, for the report. */
-function schemaName(schema: z.ZodType | undefined): string {
+function schemaName(schema: z.core.$ZodType | undefined): string {
   if (schema === undefined) return '—'
   if (schema === overrideBodySchema) return 'overrideBodySchema (bff)'
   if (schema === stripeEventSchema) return 'stripeEventSchema (this test)'

@@ -1,7 +1,7 @@
 import { ApiError, errorCatalogue } from '@tessera/contracts'
 import { HTTPException } from 'hono/http-exception'
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import {
   ApiErrorWithHeaders,
   errorHeaders,

@@ -1,10 +1,11 @@
+import '@tessera/contracts/zod-messages'
 import { ApiError, errorCatalogue } from '@tessera/contracts'
 import type { ErrorBody, ErrorCode, FieldIssue } from '@tessera/contracts'
 import { HTTPException } from 'hono/http-exception'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /** Turns zod issues into the catalogue's `details.issues` (`path` joined with dots). */
-export function toFieldIssues(error: z.ZodError): FieldIssue[] {
+export function toFieldIssues(error: z.core.$ZodError): FieldIssue[] {
   return error.issues.map((issue) => ({
     path: issue.path.map(String).join('.'),
     message: issue.message,
@@ -12,8 +13,8 @@ export function toFieldIssues(error: z.ZodError): FieldIssue[] {
 }
 
 /** A `validation_failed` error carrying the field issues. */
-export function validationFailed(issues: FieldIssue[] | z.ZodError): ApiError {
-  const list = issues instanceof z.ZodError ? toFieldIssues(issues) : issues
+export function validationFailed(issues: FieldIssue[] | z.core.$ZodError): ApiError {
+  const list = issues instanceof z.core.$ZodError ? toFieldIssues(issues) : issues
   return new ApiError('validation_failed', { details: { issues: list } })
 }
 
@@ -62,7 +63,8 @@ export function isConnectionFailure(error: unknown): boolean {
  */
 export function toApiError(error: unknown): { apiError: ApiError; expected: boolean } {
   if (error instanceof ApiError) return { apiError: error, expected: error.status < 500 }
-  if (error instanceof z.ZodError) return { apiError: validationFailed(error), expected: true }
+  if (error instanceof z.core.$ZodError)
+    return { apiError: validationFailed(error), expected: true }
   if (error instanceof HTTPException) {
     const code = codeForStatus(error.status)
     return { apiError: new ApiError(code), expected: code !== 'internal' }

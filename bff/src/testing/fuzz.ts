@@ -3,7 +3,7 @@
 // Never imported by the app.
 import fc from 'fast-check'
 import type { Hono } from 'hono'
-import type { z } from 'zod'
+import type { z } from 'zod/mini'
 import { bodySchemaOf } from '../http/middleware/json-body.ts'
 
 /** One `/api` route: a method and a path pattern, and the schemas known for its input. */
@@ -11,9 +11,9 @@ export interface ApiRoute {
   method: string
   path: string
   /** The JSON body's schema, found on the route's `jsonBody` middleware. */
-  body?: z.ZodType
+  body?: z.core.$ZodType
   /** The query's schema, when the route reads one (see `querySchemas`). */
-  query?: z.ZodType
+  query?: z.core.$ZodType
   /** Path parameters (`:id`), in order. */
   params: string[]
   /** The media type of its valid bodies, when it is not JSON's. */
@@ -26,7 +26,7 @@ export interface ApiRoute {
  */
 export function listApiRoutes(
   app: Pick<Hono, 'routes'>,
-  querySchemas: Record<string, z.ZodType> = {},
+  querySchemas: Record<string, z.core.$ZodType> = {},
 ): ApiRoute[] {
   const routes = new Map<string, ApiRoute>()
   for (const { method, path, handler } of app.routes) {
@@ -69,7 +69,7 @@ interface CheckDef {
   value?: number
   inclusive?: boolean
 }
-const defOf = (schema: unknown) => (schema as z.ZodType)._zod.def as unknown as LooseDef
+const defOf = (schema: unknown) => (schema as z.core.$ZodType)._zod.def as unknown as LooseDef
 const checksOf = (def: LooseDef): CheckDef[] =>
   ((def.checks as { _zod: { def: CheckDef } }[] | undefined) ?? []).map((check) => check._zod.def)
 
@@ -256,7 +256,7 @@ export function arbitraryOf(schema: unknown, depth = 0): fc.Arbitrary<unknown> {
 }
 
 /** A schema's value with one field (or the whole value) swapped for a hostile one. */
-function mutated(schema: z.ZodType): fc.Arbitrary<unknown> {
+function mutated(schema: z.core.$ZodType): fc.Arbitrary<unknown> {
   return fc
     .tuple(
       arbitraryOf(schema),
@@ -331,7 +331,7 @@ const contentTypes = [
 /** Values of a path parameter: valid-looking ones by the parameter's name, and hostile ones. */
 function paramArbitrary(
   name: string,
-  schemas: Record<string, z.ZodType>,
+  schemas: Record<string, z.core.$ZodType>,
 ): fc.Arbitrary<ParamValue> {
   const schema = schemas[name]
   const valid: fc.Arbitrary<string> =
@@ -373,7 +373,7 @@ function queryArbitrary(route: ApiRoute): fc.Arbitrary<Record<string, string>> {
 /** Requests to one route: valid, boundary and hostile values, with and without a session. */
 export function fuzzCaseArbitrary(
   route: ApiRoute,
-  paramSchemas: Record<string, z.ZodType>,
+  paramSchemas: Record<string, z.core.$ZodType>,
 ): fc.Arbitrary<FuzzCase> {
   const params = fc.tuple(...route.params.map((name) => paramArbitrary(name, paramSchemas)))
   const takesBody = route.method !== 'GET' && route.method !== 'HEAD'

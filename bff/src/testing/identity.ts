@@ -8,7 +8,7 @@ import { startTestSupabase } from '@tessera/emulators/supabase/test-support'
 import type { TestSupabase } from '@tessera/emulators/supabase/test-support'
 import type { MailMessage } from '@tessera/emulators/supabase/mailbox-store'
 import { expect } from 'vitest'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { AppDeps } from '../http/app.ts'
 import type { Clock } from '../platform/clock.ts'
 import { createAccessTokenVerifier } from '../modules/identity/access-tokens.ts'
@@ -23,7 +23,7 @@ export { databaseSetupTimeout }
 // The one variable of the BFF's test support, read once: a PostgreSQL server to run the suite
 // against instead of PGlite (CI runs it both ways). Each test file gets a database of its own.
 const testEnv = z
-  .object({ TEST_DATABASE_URL: z.url().optional() })
+  .object({ TEST_DATABASE_URL: z.optional(z.url()) })
   .parse({ TEST_DATABASE_URL: process.env.TEST_DATABASE_URL || undefined })
 
 /** A fresh database with the bootstrap and supabase/migrations applied. */

@@ -1,14 +1,18 @@
-import { z } from 'zod'
+import '@tessera/contracts/zod-messages'
+import { z } from 'zod/mini'
 
-const origins = z
-  .string()
-  .transform((value) =>
-    value
-      .split(',')
-      .map((origin) => origin.trim())
-      .filter(Boolean),
-  )
-  .pipe(z.array(z.url()))
+const origins = z.pipe(
+  z.pipe(
+    z.string(),
+    z.transform((value) =>
+      value
+        .split(',')
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    ),
+  ),
+  z.array(z.url()),
+)
 
 /** What the cdn uses when neither options nor environment say otherwise. */
 export const cdnDefaults = {
@@ -24,17 +28,17 @@ export const cdnDefaults = {
 } as const
 
 const envSchema = z.object({
-  CDN_PORT: z.coerce.number().int().min(0).max(65535).default(cdnDefaults.port),
+  CDN_PORT: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(65535)), cdnDefaults.port),
   /** Folder of published builds; relative paths resolve against the repository root. */
-  CDN_ROOT: z.string().min(1).default(cdnDefaults.root),
+  CDN_ROOT: z._default(z.string().check(z.minLength(1)), cdnDefaults.root),
   /** Comma-separated host origins that may load remotes from script (CORS). */
-  CDN_ALLOWED_ORIGINS: origins.default([...cdnDefaults.allowedOrigins]),
+  CDN_ALLOWED_ORIGINS: z._default(origins, [...cdnDefaults.allowedOrigins]),
   /** `false` serves versioned paths with `no-cache`, for builds rewritten in place by a watcher. */
-  CDN_IMMUTABLE: z
-    .enum(['true', 'false'])
-    .default('true')
-    .transform((value) => value === 'true'),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  CDN_IMMUTABLE: z.pipe(
+    z._default(z.enum(['true', 'false']), 'true'),
+    z.transform((value) => value === 'true'),
+  ),
+  LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
 })
 
 export type CdnEnv = z.infer<typeof envSchema>

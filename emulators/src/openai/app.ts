@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono'
 import type { Context } from 'hono'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { ECHO_PREFIX } from './answer.ts'
 import { handleChatCompletion } from './chat-completions.ts'
 import { GenerationSlots } from './generation-slots.ts'
@@ -25,18 +25,18 @@ import { issueToError, readJsonBody } from './validation.ts'
 export const DEFAULT_MODELS = ['gpt-4o-mini', 'gpt-4o', 'gpt-4.1'] as const
 
 const optionsSchema = z.object({
-  models: z
-    .array(z.string().min(1))
-    .min(1)
-    .default([...DEFAULT_MODELS]),
+  models: z._default(z.array(z.string().check(z.minLength(1))).check(z.minLength(1)), [
+    ...DEFAULT_MODELS,
+  ]),
   // Fast enough that tests do not wait; `npm start` picks a pace people can watch.
-  tokensPerSecond: z
-    .union([z.number().positive(), z.literal(Number.POSITIVE_INFINITY)])
-    .default(200),
-  apiKey: z.string().min(1).optional(),
-  answerSentences: z.int().min(0).max(50).default(3),
-  requestLogSize: z.int().min(1).default(500),
-  maxConcurrentAnswers: z.int().min(0).default(0),
+  tokensPerSecond: z._default(
+    z.union([z.number().check(z.positive()), z.literal(Number.POSITIVE_INFINITY)]),
+    200,
+  ),
+  apiKey: z.optional(z.string().check(z.minLength(1))),
+  answerSentences: z._default(z.int().check(z.gte(0), z.lte(50)), 3),
+  requestLogSize: z._default(z.int().check(z.gte(1)), 500),
+  maxConcurrentAnswers: z._default(z.int().check(z.gte(0)), 0),
 })
 
 export interface OpenAiEmulatorOptions {
@@ -74,13 +74,13 @@ type EmulatorEnv = { Variables: { record: RequestRecord; streaming: boolean } }
 
 const moderationInputSchema = z.union([
   z.string(),
-  z.array(z.string()).min(1),
-  z.array(z.strictObject({ type: z.literal('text'), text: z.string() })).min(1),
+  z.array(z.string()).check(z.minLength(1)),
+  z.array(z.strictObject({ type: z.literal('text'), text: z.string() })).check(z.minLength(1)),
 ])
 
 const moderationRequestSchema = z.strictObject({
   input: z.unknown(),
-  model: z.string().min(1).optional(),
+  model: z.optional(z.string().check(z.minLength(1))),
 })
 
 const MODEL_CREATED = 1_715_367_049

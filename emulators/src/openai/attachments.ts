@@ -3,14 +3,14 @@
  * image's data URL (type and pixel size from its bytes) and counts each extra text part's words,
  * and its answer opens by saying so, so tests can check what the model was sent.
  */
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { OpenAiHttpError } from './errors.ts'
 
 export const imagePartSchema = z.strictObject({
   type: z.literal('image_url'),
   image_url: z.strictObject({
-    url: z.string().min(1),
-    detail: z.enum(['auto', 'low', 'high']).optional(),
+    url: z.string().check(z.minLength(1)),
+    detail: z.optional(z.enum(['auto', 'low', 'high'])),
   }),
 })
 

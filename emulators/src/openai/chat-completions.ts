@@ -6,7 +6,7 @@
 import { inSlot } from './generation-slots.ts'
 import type { GenerationSlots } from './generation-slots.ts'
 import type { Context } from 'hono'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { composeAnswer } from './answer.ts'
 import { describeParts, imagePartSchema, imageTokens, messageText, partsOf } from './attachments.ts'
 import { OpenAiHttpError, faultErrorResponse } from './errors.ts'
@@ -20,35 +20,38 @@ const textPartSchema = z.strictObject({ type: z.literal('text'), text: z.string(
 
 const messageSchema = z.strictObject({
   role: z.enum(['system', 'developer', 'user', 'assistant']),
-  content: z.union([z.string(), z.array(z.union([textPartSchema, imagePartSchema])).min(1)]),
-  name: z.string().min(1).optional(),
+  content: z.union([
+    z.string(),
+    z.array(z.union([textPartSchema, imagePartSchema])).check(z.minLength(1)),
+  ]),
+  name: z.optional(z.string().check(z.minLength(1))),
 })
 
 /** The subset of the Chat Completions request Tessera uses; any other field is a loud 400. */
 export const chatCompletionRequestSchema = z.strictObject({
-  model: z.string().min(1),
-  messages: z.array(messageSchema).min(1),
-  stream: z.boolean().nullish(),
-  stream_options: z
-    .strictObject({
-      include_usage: z.boolean().optional(),
-      include_obfuscation: z.boolean().optional(),
-    })
-    .nullish(),
-  max_tokens: z.int().min(1).nullish(),
-  max_completion_tokens: z.int().min(1).nullish(),
-  n: z.literal(1).nullish(),
+  model: z.string().check(z.minLength(1)),
+  messages: z.array(messageSchema).check(z.minLength(1)),
+  stream: z.nullish(z.boolean()),
+  stream_options: z.nullish(
+    z.strictObject({
+      include_usage: z.optional(z.boolean()),
+      include_obfuscation: z.optional(z.boolean()),
+    }),
+  ),
+  max_tokens: z.nullish(z.int().check(z.gte(1))),
+  max_completion_tokens: z.nullish(z.int().check(z.gte(1))),
+  n: z.nullish(z.literal(1)),
   // Accepted and ignored: answers are deterministic whatever the sampling settings.
-  temperature: z.number().min(0).max(2).nullish(),
-  top_p: z.number().min(0).max(1).nullish(),
-  presence_penalty: z.number().min(-2).max(2).nullish(),
-  frequency_penalty: z.number().min(-2).max(2).nullish(),
-  seed: z.int().nullish(),
-  user: z.string().nullish(),
-  safety_identifier: z.string().nullish(),
-  prompt_cache_key: z.string().nullish(),
-  metadata: z.record(z.string(), z.string()).nullish(),
-  store: z.boolean().nullish(),
+  temperature: z.nullish(z.number().check(z.gte(0), z.lte(2))),
+  top_p: z.nullish(z.number().check(z.gte(0), z.lte(1))),
+  presence_penalty: z.nullish(z.number().check(z.gte(-2), z.lte(2))),
+  frequency_penalty: z.nullish(z.number().check(z.gte(-2), z.lte(2))),
+  seed: z.nullish(z.int()),
+  user: z.nullish(z.string()),
+  safety_identifier: z.nullish(z.string()),
+  prompt_cache_key: z.nullish(z.string()),
+  metadata: z.nullish(z.record(z.string(), z.string())),
+  store: z.nullish(z.boolean()),
 })
 
 export type ChatCompletionRequest = z.output<typeof chatCompletionRequestSchema>

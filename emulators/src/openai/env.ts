@@ -1,27 +1,33 @@
 /** The stand-in's configuration when run on its own; the only place it reads `process.env`. */
-import { z } from 'zod'
+import '@tessera/contracts/zod-messages'
+import { z } from 'zod/mini'
 import { DEFAULT_MODELS } from './app.ts'
 
 const envSchema = z.object({
-  OPENAI_EMULATOR_PORT: z.coerce.number().int().min(0).max(65_535).default(8790),
-  OPENAI_EMULATOR_HOST: z.string().min(1).default('127.0.0.1'),
+  OPENAI_EMULATOR_PORT: z._default(z.coerce.number().check(z.int(), z.gte(0), z.lte(65_535)), 8790),
+  OPENAI_EMULATOR_HOST: z._default(z.string().check(z.minLength(1)), '127.0.0.1'),
   // A pace people can watch; tests start the stand-in in-process with a faster one.
-  OPENAI_EMULATOR_TOKENS_PER_SECOND: z.coerce.number().positive().default(40),
-  OPENAI_EMULATOR_API_KEY: z.string().min(1).optional(),
-  OPENAI_EMULATOR_MODELS: z
-    .string()
-    .default(DEFAULT_MODELS.join(','))
-    .transform((value) =>
-      value
-        .split(',')
-        .map((model) => model.trim())
-        .filter((model) => model !== ''),
-    )
-    .pipe(z.array(z.string()).min(1)),
-  OPENAI_EMULATOR_ANSWER_SENTENCES: z.coerce.number().int().min(0).max(50).default(3),
+  OPENAI_EMULATOR_TOKENS_PER_SECOND: z._default(z.coerce.number().check(z.positive()), 40),
+  OPENAI_EMULATOR_API_KEY: z.optional(z.string().check(z.minLength(1))),
+  OPENAI_EMULATOR_MODELS: z.pipe(
+    z.pipe(
+      z._default(z.string(), DEFAULT_MODELS.join(',')),
+      z.transform((value) =>
+        value
+          .split(',')
+          .map((model) => model.trim())
+          .filter((model) => model !== ''),
+      ),
+    ),
+    z.array(z.string()).check(z.minLength(1)),
+  ),
+  OPENAI_EMULATOR_ANSWER_SENTENCES: z._default(
+    z.coerce.number().check(z.int(), z.gte(0), z.lte(50)),
+    3,
+  ),
   // Streamed answers generated at once (a server's capacity); 0: no limit.
-  OPENAI_EMULATOR_MAX_CONCURRENT_ANSWERS: z.coerce.number().int().min(0).default(0),
-  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  OPENAI_EMULATOR_MAX_CONCURRENT_ANSWERS: z._default(z.coerce.number().check(z.int(), z.gte(0)), 0),
+  LOG_LEVEL: z._default(z.enum(['debug', 'info', 'warn', 'error', 'silent']), 'info'),
 })
 
 export type OpenAiEmulatorEnv = z.output<typeof envSchema>

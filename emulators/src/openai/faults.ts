@@ -3,17 +3,17 @@
  * model, and a substring of the last user message), so parallel tests can aim at their own
  * requests without disturbing each other.
  */
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 export const FAULT_ENDPOINTS = ['chat.completions', 'moderations'] as const
 export type FaultEndpoint = (typeof FAULT_ENDPOINTS)[number]
 
 const matchFields = {
-  count: z.int().min(1).max(10_000).default(1),
-  endpoint: z.enum(FAULT_ENDPOINTS).default('chat.completions'),
-  model: z.string().min(1).optional(),
+  count: z._default(z.int().check(z.gte(1), z.lte(10_000)), 1),
+  endpoint: z._default(z.enum(FAULT_ENDPOINTS), 'chat.completions'),
+  model: z.optional(z.string().check(z.minLength(1))),
   /** Case-sensitive substring of the last user message (or of any moderation input). */
-  match: z.string().min(1).optional(),
+  match: z.optional(z.string().check(z.minLength(1))),
 }
 
 export const faultInputSchema = z
@@ -21,40 +21,42 @@ export const faultInputSchema = z
     z.strictObject({
       type: z.literal('rate_limit'),
       ...matchFields,
-      retryAfterMs: z.int().min(0).max(600_000).default(1000),
+      retryAfterMs: z._default(z.int().check(z.gte(0), z.lte(600_000)), 1000),
     }),
     z.strictObject({
       type: z.literal('server_error'),
       ...matchFields,
-      status: z.int().min(500).max(599).default(500),
+      status: z._default(z.int().check(z.gte(500), z.lte(599)), 500),
     }),
     // Without `ms` the stall lasts until the client gives up.
     z.strictObject({
       type: z.literal('stall'),
       ...matchFields,
-      ms: z.int().min(0).max(3_600_000).optional(),
+      ms: z.optional(z.int().check(z.gte(0), z.lte(3_600_000))),
     }),
     z.strictObject({
       type: z.literal('cut'),
       ...matchFields,
-      afterTokens: z.int().min(0).default(3),
+      afterTokens: z._default(z.int().check(z.gte(0)), 3),
     }),
     z.strictObject({
       type: z.literal('slow'),
       ...matchFields,
-      tokensPerSecond: z.number().positive().max(1_000_000),
+      tokensPerSecond: z.number().check(z.positive(), z.lte(1_000_000)),
     }),
   ])
-  .refine(
-    (fault) =>
-      fault.endpoint === 'chat.completions' ||
-      fault.type === 'rate_limit' ||
-      fault.type === 'server_error' ||
-      fault.type === 'stall',
-    {
-      message: 'cut and slow faults only apply to chat.completions',
-      path: ['endpoint'],
-    },
+  .check(
+    z.refine(
+      (fault) =>
+        fault.endpoint === 'chat.completions' ||
+        fault.type === 'rate_limit' ||
+        fault.type === 'server_error' ||
+        fault.type === 'stall',
+      {
+        message: 'cut and slow faults only apply to chat.completions',
+        path: ['endpoint'],
+      },
+    ),
   )
 
 export type FaultInput = z.input<typeof faultInputSchema>

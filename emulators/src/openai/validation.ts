@@ -1,6 +1,7 @@
 /** Turns zod failures into the 400s OpenAI sends, naming the offending parameter. */
+import '@tessera/contracts/zod-messages'
 import type { Context } from 'hono'
-import type { z } from 'zod'
+import { z } from 'zod/mini'
 import { OpenAiHttpError } from './errors.ts'
 
 /** `['messages', 0, 'role']` → `messages[0].role`, the way OpenAI names parameters. */
@@ -23,7 +24,7 @@ function valueAt(root: unknown, path: ReadonlyArray<PropertyKey>): unknown {
 }
 
 /** The first issue of a failed parse, as an OpenAI `invalid_request_error`. */
-export function issueToError(error: z.ZodError, input: unknown): OpenAiHttpError {
+export function issueToError(error: z.core.$ZodError, input: unknown): OpenAiHttpError {
   const issue = error.issues[0]
   if (issue === undefined) return new OpenAiHttpError(400, { message: 'Invalid request.' })
   if (issue.code === 'unrecognized_keys') {
@@ -51,7 +52,7 @@ export function issueToError(error: z.ZodError, input: unknown): OpenAiHttpError
 }
 
 /** Read and validate a JSON body; malformed JSON and schema failures become 400s, never 500s. */
-export async function readJsonBody<S extends z.ZodType>(
+export async function readJsonBody<S extends z.core.$ZodType>(
   c: Context,
   schema: S,
 ): Promise<z.output<S>> {
@@ -64,7 +65,7 @@ export async function readJsonBody<S extends z.ZodType>(
       message: `We could not parse the JSON body of your request. The OpenAI API expects a JSON payload (${cause instanceof Error ? cause.message : 'invalid JSON'}).`,
     })
   }
-  const result = schema.safeParse(input)
+  const result = z.safeParse(schema, input)
   if (!result.success) throw issueToError(result.error, input)
   return result.data
 }

@@ -30,7 +30,7 @@ import {
   subscriptionUpdateSchema,
 } from './schemas.ts'
 import type { StripeState } from './state.ts'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 export interface ApiOptions {
   engine: StripeEngine
@@ -251,10 +251,10 @@ export function createApi(options: ApiOptions): Hono<ApiEnv> {
   api.get('/checkout/sessions/:id/line_items', (c) => {
     const q = parseParams(
       z.strictObject({
-        limit: z.string().optional(),
-        starting_after: z.string().optional(),
-        ending_before: z.string().optional(),
-        expand: z.array(z.string()).optional(),
+        limit: z.optional(z.string()),
+        starting_after: z.optional(z.string()),
+        ending_before: z.optional(z.string()),
+        expand: z.optional(z.array(z.string())),
       }),
       c.get('params'),
     )

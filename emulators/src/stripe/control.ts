@@ -1,32 +1,38 @@
 // `/_emulator/*`: what tests (and curious people) use to steer the stand-in — move the clock, hold
 // webhooks and deliver them in a chosen order, resend one, pay a checkout without a browser, reset.
+import '@tessera/contracts/zod-messages'
 import { Hono } from 'hono'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { StripeEmulatorControl } from './emulator-control.ts'
 import { invalidRequest, resourceMissing } from './errors.ts'
 
-const advanceSchema = z.strictObject({ seconds: z.number().int().min(0) })
-const deliverSchema = z.strictObject({ eventIds: z.array(z.string().min(1)).min(1) })
+const advanceSchema = z.strictObject({ seconds: z.int().check(z.gte(0)) })
+const deliverSchema = z.strictObject({
+  eventIds: z.array(z.string().check(z.minLength(1))).check(z.minLength(1)),
+})
 const endpointSchema = z.strictObject({
-  url: z.url().nullable(),
-  secret: z.string().min(1).optional(),
+  url: z.nullable(z.url()),
+  secret: z.optional(z.string().check(z.minLength(1))),
 })
 const faultSchema = z.strictObject({
-  count: z.number().int().min(1).default(1),
-  method: z.enum(['GET', 'POST', 'DELETE']).optional(),
-  path: z.string().startsWith('/v1/').optional(),
-  delayMs: z.number().int().min(1).max(600_000).optional(),
-  status: z.union([z.literal(429), z.literal(500), z.literal(503)]).optional(),
+  count: z._default(z.int().check(z.gte(1)), 1),
+  method: z.optional(z.enum(['GET', 'POST', 'DELETE'])),
+  path: z.optional(z.string().check(z.startsWith('/v1/'))),
+  delayMs: z.optional(z.int().check(z.gte(1), z.lte(600_000))),
+  status: z.optional(z.union([z.literal(429), z.literal(500), z.literal(503)])),
 })
 const paySchema = z.strictObject({
-  card: z.string().default('4242424242424242'),
-  expiry: z.string().default('12 / 40'),
-  cvc: z.string().default('123'),
-  name: z.string().default('Test Customer'),
-  email: z.string().optional(),
+  card: z._default(z.string(), '4242424242424242'),
+  expiry: z._default(z.string(), '12 / 40'),
+  cvc: z._default(z.string(), '123'),
+  name: z._default(z.string(), 'Test Customer'),
+  email: z.optional(z.string()),
 })
 
-async function jsonBody<S extends z.ZodType>(request: Request, schema: S): Promise<z.output<S>> {
+async function jsonBody<S extends z.core.$ZodType>(
+  request: Request,
+  schema: S,
+): Promise<z.output<S>> {
   const text = await request.text()
   let value: unknown = {}
   if (text.trim().length > 0) {
@@ -37,7 +43,7 @@ async function jsonBody<S extends z.ZodType>(request: Request, schema: S): Promi
       throw invalidRequest('The /_emulator API takes a JSON body.')
     }
   }
-  const result = schema.safeParse(value)
+  const result = z.safeParse(schema, value)
   if (!result.success) {
     const issue = result.error.issues[0]
     const param = issue?.path.join('.') ?? ''

@@ -1,15 +1,15 @@
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { StripeApiError } from './errors.ts'
 import { p, parseParams } from './params.ts'
 
 const schema = z.strictObject({
   customer: p.nonEmpty(),
-  quantity: p.int(1, 10).optional(),
-  flag: p.bool().optional(),
-  nested: z.strictObject({ inner: p.nonEmpty().optional() }).optional(),
-  metadata: p.metadata().optional(),
-  description: p.emptyable(p.string()).optional(),
+  quantity: z.optional(p.int(1, 10)),
+  flag: z.optional(p.bool()),
+  nested: z.optional(z.strictObject({ inner: z.optional(p.nonEmpty()) })),
+  metadata: z.optional(p.metadata()),
+  description: z.optional(p.emptyable(p.string())),
 })
 
 function errorOf(run: () => unknown): StripeApiError {

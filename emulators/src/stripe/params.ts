@@ -1,7 +1,8 @@
 // Request parameters are validated with zod against strict schemas, so anything this stand-in
 // does not implement is refused loudly with Stripe's own wording ("Received unknown parameter: x")
 // and the offending `param`, instead of being silently ignored.
-import { z } from 'zod'
+import '@tessera/contracts/zod-messages'
+import { z } from 'zod/mini'
 import { invalidRequest, type StripeApiError } from './errors.ts'
 import { formatParam, type FormObject, type FormValue } from './form.ts'
 
@@ -9,49 +10,66 @@ const INTEGER = /^-?\d+$/
 
 export const p = {
   string: () => z.string({ error: 'must be a string' }),
-  nonEmpty: () => z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }),
+  nonEmpty: () =>
+    z.string({ error: 'must be a string' }).check(z.minLength(1, { error: 'must not be empty' })),
   int: (min = Number.MIN_SAFE_INTEGER, max = Number.MAX_SAFE_INTEGER) =>
-    z
-      .string({ error: 'must be an integer' })
-      .regex(INTEGER, { error: (issue) => `Invalid integer: ${String(issue.input)}` })
-      .transform(Number)
-      .pipe(
+    z.pipe(
+      z.pipe(
         z
-          .number()
-          .min(min, { error: `This value must be greater than or equal to ${min}.` })
-          .max(max, { error: `This value must be less than or equal to ${max}.` }),
+          .string({ error: 'must be an integer' })
+          .check(z.regex(INTEGER, { error: (issue) => `Invalid integer: ${String(issue.input)}` })),
+        z.transform(Number),
       ),
+      z
+        .number()
+        .check(
+          z.gte(min, { error: `This value must be greater than or equal to ${min}.` }),
+          z.lte(max, { error: `This value must be less than or equal to ${max}.` }),
+        ),
+    ),
   bool: () =>
-    z
-      .enum(['true', 'false'], { error: (issue) => `Invalid boolean: ${String(issue.input)}` })
-      .transform((v) => v === 'true'),
+    z.pipe(
+      z.enum(['true', 'false'], { error: (issue) => `Invalid boolean: ${String(issue.input)}` }),
+      z.transform((v) => v === 'true'),
+    ),
   oneOf: <const T extends readonly [string, ...string[]]>(values: T) =>
     z.enum(values, { error: `must be one of ${values.join(', ')}` }),
   /** Stripe sends `''` for null: an emptyable field is unset with an empty string. */
-  emptyable: <T extends z.ZodType>(schema: T) =>
-    z.union([z.literal('').transform(() => null), schema], {
-      error: 'must be a string or an empty string',
-    }),
+  emptyable: <T extends z.core.$ZodType>(schema: T) =>
+    z.union(
+      [
+        z.pipe(
+          z.literal(''),
+          z.transform(() => null),
+        ),
+        schema,
+      ],
+      {
+        error: 'must be a string or an empty string',
+      },
+    ),
   metadata: () =>
     z.union(
       [
         z.literal(''),
         z
-          .record(z.string().max(40), z.string().max(500))
-          .refine((m) => Object.keys(m).length <= 50, { error: 'can have at most 50 keys' }),
+          .record(z.string().check(z.maxLength(40)), z.string().check(z.maxLength(500)))
+          .check(
+            z.refine((m) => Object.keys(m).length <= 50, { error: 'can have at most 50 keys' }),
+          ),
       ],
       {
         error:
           'must be a hash of string keys (at most 40 characters) to string values (at most 500 characters), or an empty string',
       },
     ),
-  expand: () => z.array(z.string()).max(20).optional(),
+  expand: () => z.optional(z.array(z.string()).check(z.maxLength(20))),
 }
 
 export const listParams = {
-  limit: p.int(1, 100).optional(),
-  starting_after: p.nonEmpty().optional(),
-  ending_before: p.nonEmpty().optional(),
+  limit: z.optional(p.int(1, 100)),
+  starting_after: z.optional(p.nonEmpty()),
+  ending_before: z.optional(p.nonEmpty()),
   expand: p.expand(),
 }
 
@@ -97,8 +115,8 @@ function toStripeError(issues: readonly z.core.$ZodIssue[], input: FormObject): 
 }
 
 /** Validates request params against a strict schema, throwing a Stripe-shaped 400 on failure. */
-export function parseParams<S extends z.ZodType>(schema: S, input: FormObject): z.output<S> {
-  const result = schema.safeParse(input)
+export function parseParams<S extends z.core.$ZodType>(schema: S, input: FormObject): z.output<S> {
+  const result = z.safeParse(schema, input)
   if (!result.success) throw toStripeError(result.error.issues, input)
   return result.data
 }

@@ -1,95 +1,96 @@
 // The parameters each implemented endpoint accepts. Strict: anything else is refused by name.
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { listParams, p } from './params.ts'
 
 export const productListSchema = z.strictObject({
   ...listParams,
-  active: p.bool().optional(),
-  ids: z.array(p.nonEmpty()).optional(),
+  active: z.optional(p.bool()),
+  ids: z.optional(z.array(p.nonEmpty())),
 })
 
 export const priceListSchema = z.strictObject({
   ...listParams,
-  active: p.bool().optional(),
-  currency: p.nonEmpty().optional(),
-  lookup_keys: z.array(p.nonEmpty()).max(10).optional(),
-  product: p.nonEmpty().optional(),
-  type: p.oneOf(['one_time', 'recurring']).optional(),
+  active: z.optional(p.bool()),
+  currency: z.optional(p.nonEmpty()),
+  lookup_keys: z.optional(z.array(p.nonEmpty()).check(z.maxLength(10))),
+  product: z.optional(p.nonEmpty()),
+  type: z.optional(p.oneOf(['one_time', 'recurring'])),
 })
 
 export const customerCreateSchema = z.strictObject({
-  description: p.emptyable(p.string()).optional(),
-  email: p.emptyable(p.string().max(512)).optional(),
+  description: z.optional(p.emptyable(p.string())),
+  email: z.optional(p.emptyable(p.string().check(z.maxLength(512)))),
   expand: p.expand(),
-  metadata: p.metadata().optional(),
-  name: p.emptyable(p.string().max(256)).optional(),
-  phone: p.emptyable(p.string().max(20)).optional(),
+  metadata: z.optional(p.metadata()),
+  name: z.optional(p.emptyable(p.string().check(z.maxLength(256)))),
+  phone: z.optional(p.emptyable(p.string().check(z.maxLength(20)))),
 })
 export type CustomerCreateParams = z.output<typeof customerCreateSchema>
 
-export const customerUpdateSchema = customerCreateSchema.extend({
-  invoice_settings: z
-    .strictObject({ default_payment_method: p.emptyable(p.nonEmpty()).optional() })
-    .optional(),
+export const customerUpdateSchema = z.extend(customerCreateSchema, {
+  invoice_settings: z.optional(
+    z.strictObject({ default_payment_method: z.optional(p.emptyable(p.nonEmpty())) }),
+  ),
 })
 export type CustomerUpdateParams = z.output<typeof customerUpdateSchema>
 
 export const customerListSchema = z.strictObject({
   ...listParams,
-  email: p.string().max(512).optional(),
+  email: z.optional(p.string().check(z.maxLength(512))),
 })
 
 export const customerSearchSchema = z.strictObject({
   query: p.nonEmpty(),
-  limit: p.int(1, 100).optional(),
-  page: p.nonEmpty().optional(),
+  limit: z.optional(p.int(1, 100)),
+  page: z.optional(p.nonEmpty()),
   expand: p.expand(),
 })
 
 export const checkoutCreateSchema = z.strictObject({
   mode: p.oneOf(['payment', 'setup', 'subscription']),
-  line_items: z
-    .array(
-      z.strictObject({
-        price: p.nonEmpty(),
-        quantity: p.int(1, 10_000).optional(),
-      }),
-    )
-    .min(1)
-    .optional(),
-  customer: p.nonEmpty().optional(),
-  customer_email: p.nonEmpty().optional(),
-  success_url: p.nonEmpty().max(5000).optional(),
-  cancel_url: p.nonEmpty().max(5000).optional(),
-  client_reference_id: p.nonEmpty().max(200).optional(),
-  metadata: p.metadata().optional(),
-  subscription_data: z
-    .strictObject({
-      metadata: p.metadata().optional(),
-      trial_period_days: p.int(1, 730).optional(),
-      description: p.nonEmpty().max(500).optional(),
-    })
-    .optional(),
-  allow_promotion_codes: p.bool().optional(),
-  payment_method_types: z.array(p.oneOf(['card'])).optional(),
-  expires_at: p.int(0).optional(),
+  line_items: z.optional(
+    z
+      .array(
+        z.strictObject({
+          price: p.nonEmpty(),
+          quantity: z.optional(p.int(1, 10_000)),
+        }),
+      )
+      .check(z.minLength(1)),
+  ),
+  customer: z.optional(p.nonEmpty()),
+  customer_email: z.optional(p.nonEmpty()),
+  success_url: z.optional(p.nonEmpty().check(z.maxLength(5000))),
+  cancel_url: z.optional(p.nonEmpty().check(z.maxLength(5000))),
+  client_reference_id: z.optional(p.nonEmpty().check(z.maxLength(200))),
+  metadata: z.optional(p.metadata()),
+  subscription_data: z.optional(
+    z.strictObject({
+      metadata: z.optional(p.metadata()),
+      trial_period_days: z.optional(p.int(1, 730)),
+      description: z.optional(p.nonEmpty().check(z.maxLength(500))),
+    }),
+  ),
+  allow_promotion_codes: z.optional(p.bool()),
+  payment_method_types: z.optional(z.array(p.oneOf(['card']))),
+  expires_at: z.optional(p.int(0)),
   expand: p.expand(),
 })
 export type CheckoutCreateParams = z.output<typeof checkoutCreateSchema>
 
 export const checkoutListSchema = z.strictObject({
   ...listParams,
-  customer: p.nonEmpty().optional(),
-  subscription: p.nonEmpty().optional(),
-  status: p.oneOf(['open', 'complete', 'expired']).optional(),
+  customer: z.optional(p.nonEmpty()),
+  subscription: z.optional(p.nonEmpty()),
+  status: z.optional(p.oneOf(['open', 'complete', 'expired'])),
 })
 
 export const subscriptionListSchema = z.strictObject({
   ...listParams,
-  customer: p.nonEmpty().optional(),
-  price: p.nonEmpty().optional(),
-  status: p
-    .oneOf([
+  customer: z.optional(p.nonEmpty()),
+  price: z.optional(p.nonEmpty()),
+  status: z.optional(
+    p.oneOf([
       'active',
       'all',
       'canceled',
@@ -100,17 +101,17 @@ export const subscriptionListSchema = z.strictObject({
       'paused',
       'trialing',
       'unpaid',
-    ])
-    .optional(),
+    ]),
+  ),
 })
 
 /** One entry of `items[]` (subscription update, invoice preview): an existing item or a new one. */
 const itemChangeSchema = z.strictObject({
-  id: p.nonEmpty().optional(),
-  price: p.nonEmpty().optional(),
-  quantity: p.int(1, 10_000).optional(),
-  deleted: p.bool().optional(),
-  metadata: p.metadata().optional(),
+  id: z.optional(p.nonEmpty()),
+  price: z.optional(p.nonEmpty()),
+  quantity: z.optional(p.int(1, 10_000)),
+  deleted: z.optional(p.bool()),
+  metadata: z.optional(p.metadata()),
 })
 
 const prorationBehavior = p.oneOf(['always_invoice', 'create_prorations', 'none'])
@@ -122,13 +123,13 @@ const paymentBehavior = p.oneOf([
 ])
 
 export const subscriptionUpdateSchema = z.strictObject({
-  cancel_at_period_end: p.bool().optional(),
-  cancel_at: p.emptyable(p.int(0)).optional(),
-  cancellation_details: z
-    .strictObject({
-      comment: p.emptyable(p.string().max(5000)).optional(),
-      feedback: p
-        .emptyable(
+  cancel_at_period_end: z.optional(p.bool()),
+  cancel_at: z.optional(p.emptyable(p.int(0))),
+  cancellation_details: z.optional(
+    z.strictObject({
+      comment: z.optional(p.emptyable(p.string().check(z.maxLength(5000)))),
+      feedback: z.optional(
+        p.emptyable(
           p.oneOf([
             'customer_service',
             'low_quality',
@@ -139,84 +140,84 @@ export const subscriptionUpdateSchema = z.strictObject({
             'too_expensive',
             'unused',
           ]),
-        )
-        .optional(),
-    })
-    .optional(),
-  default_payment_method: p.nonEmpty().optional(),
-  items: z.array(itemChangeSchema).max(20).optional(),
-  metadata: p.metadata().optional(),
-  payment_behavior: paymentBehavior.optional(),
-  proration_behavior: prorationBehavior.optional(),
-  proration_date: p.int(0).optional(),
+        ),
+      ),
+    }),
+  ),
+  default_payment_method: z.optional(p.nonEmpty()),
+  items: z.optional(z.array(itemChangeSchema).check(z.maxLength(20))),
+  metadata: z.optional(p.metadata()),
+  payment_behavior: z.optional(paymentBehavior),
+  proration_behavior: z.optional(prorationBehavior),
+  proration_date: z.optional(p.int(0)),
   expand: p.expand(),
 })
 export type SubscriptionUpdateParams = z.output<typeof subscriptionUpdateSchema>
 
 /** `POST /v1/subscription_items/:id`: a seat count (or price) change, prorated. */
 export const subscriptionItemUpdateSchema = z.strictObject({
-  quantity: p.int(1, 10_000).optional(),
-  price: p.nonEmpty().optional(),
-  metadata: p.metadata().optional(),
-  off_session: p.bool().optional(),
-  payment_behavior: paymentBehavior.optional(),
-  proration_behavior: prorationBehavior.optional(),
-  proration_date: p.int(0).optional(),
+  quantity: z.optional(p.int(1, 10_000)),
+  price: z.optional(p.nonEmpty()),
+  metadata: z.optional(p.metadata()),
+  off_session: z.optional(p.bool()),
+  payment_behavior: z.optional(paymentBehavior),
+  proration_behavior: z.optional(prorationBehavior),
+  proration_date: z.optional(p.int(0)),
   expand: p.expand(),
 })
 export type SubscriptionItemUpdateParams = z.output<typeof subscriptionItemUpdateSchema>
 
 /** `POST /v1/invoices/create_preview`, for an existing subscription (and a change to it). */
 export const invoicePreviewSchema = z.strictObject({
-  customer: p.nonEmpty().optional(),
-  subscription: p.nonEmpty().optional(),
-  subscription_details: z
-    .strictObject({
-      items: z.array(itemChangeSchema).max(20).optional(),
-      proration_behavior: prorationBehavior.optional(),
-      proration_date: p.int(0).optional(),
-    })
-    .optional(),
+  customer: z.optional(p.nonEmpty()),
+  subscription: z.optional(p.nonEmpty()),
+  subscription_details: z.optional(
+    z.strictObject({
+      items: z.optional(z.array(itemChangeSchema).check(z.maxLength(20))),
+      proration_behavior: z.optional(prorationBehavior),
+      proration_date: z.optional(p.int(0)),
+    }),
+  ),
   expand: p.expand(),
 })
 export type InvoicePreviewParams = z.output<typeof invoicePreviewSchema>
 
 export const subscriptionCancelSchema = z.strictObject({
-  cancellation_details: z
-    .strictObject({
-      comment: p.emptyable(p.string().max(5000)).optional(),
-      feedback: p.emptyable(p.nonEmpty()).optional(),
-    })
-    .optional(),
-  invoice_now: p.bool().optional(),
-  prorate: p.bool().optional(),
+  cancellation_details: z.optional(
+    z.strictObject({
+      comment: z.optional(p.emptyable(p.string().check(z.maxLength(5000)))),
+      feedback: z.optional(p.emptyable(p.nonEmpty())),
+    }),
+  ),
+  invoice_now: z.optional(p.bool()),
+  prorate: z.optional(p.bool()),
   expand: p.expand(),
 })
 
 export const invoiceListSchema = z.strictObject({
   ...listParams,
-  customer: p.nonEmpty().optional(),
-  subscription: p.nonEmpty().optional(),
-  status: p.oneOf(['draft', 'open', 'paid', 'uncollectible', 'void']).optional(),
+  customer: z.optional(p.nonEmpty()),
+  subscription: z.optional(p.nonEmpty()),
+  status: z.optional(p.oneOf(['draft', 'open', 'paid', 'uncollectible', 'void'])),
 })
 
 export const invoicePaySchema = z.strictObject({
-  payment_method: p.nonEmpty().optional(),
-  off_session: p.bool().optional(),
+  payment_method: z.optional(p.nonEmpty()),
+  off_session: z.optional(p.bool()),
   expand: p.expand(),
 })
 
 export const portalCreateSchema = z.strictObject({
   customer: p.nonEmpty(),
-  return_url: p.nonEmpty().max(5000).optional(),
-  configuration: p.nonEmpty().optional(),
-  locale: p.nonEmpty().optional(),
+  return_url: z.optional(p.nonEmpty().check(z.maxLength(5000))),
+  configuration: z.optional(p.nonEmpty()),
+  locale: z.optional(p.nonEmpty()),
   expand: p.expand(),
 })
 export type PortalCreateParams = z.output<typeof portalCreateSchema>
 
 export const eventListSchema = z.strictObject({
   ...listParams,
-  type: p.nonEmpty().optional(),
-  types: z.array(p.nonEmpty()).max(20).optional(),
+  type: z.optional(p.nonEmpty()),
+  types: z.optional(z.array(p.nonEmpty()).check(z.maxLength(20))),
 })

@@ -1,11 +1,11 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 /** One paid plan's Stripe price, found by `lookupKey` (the free plan has no price). */
 export const seedPriceSchema = z.object({
-  lookupKey: z.string().min(1),
-  productName: z.string().min(1),
-  unitAmount: z.number().int().nonnegative(),
-  currency: z.string().length(3),
+  lookupKey: z.string().check(z.minLength(1)),
+  productName: z.string().check(z.minLength(1)),
+  unitAmount: z.int().check(z.nonnegative()),
+  currency: z.string().check(z.length(3)),
   interval: z.enum(['day', 'week', 'month', 'year']),
 })
 

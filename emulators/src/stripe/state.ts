@@ -1,5 +1,5 @@
 // The stand-in's whole state: plain JSON, so it can be saved to a file and read back.
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { CardBehaviour } from './cards.ts'
 import type { Invoice } from './invoice-objects.ts'
 import type {
@@ -108,7 +108,7 @@ const savedStateSchema = z.object({
   subscriptions: record,
   invoices: record,
   // Absent from files saved before prorations were modelled.
-  pendingInvoiceItems: record.optional(),
+  pendingInvoiceItems: z.optional(record),
   checkoutSessions: record,
   checkoutExtras: record,
   portalSessions: record,
@@ -116,7 +116,7 @@ const savedStateSchema = z.object({
   deliveries: record,
   idempotency: record,
   trialWillEndSent: z.record(z.string(), z.literal(true)),
-  invoiceSequence: z.number().int(),
+  invoiceSequence: z.int(),
 })
 
 /** Reads a saved state, or explains why it cannot be used. */

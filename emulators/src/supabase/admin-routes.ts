@@ -1,5 +1,5 @@
 import type { Context, Hono } from 'hono'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { isServiceRequest } from './api-keys.ts'
 import type { AuthDeps } from './auth-context.ts'
 import { GoTrueError, badRequest, forbidden, unprocessable } from './errors.ts'
@@ -22,16 +22,16 @@ import {
 } from './users.ts'
 
 const createUserSchema = z.looseObject({
-  email: z.string().optional(),
-  password: z.string().nullish(),
-  phone: z.string().nullish(),
-  email_confirm: z.boolean().nullish(),
-  user_metadata: metadataSchema.nullish(),
-  app_metadata: metadataSchema.nullish(),
-  ban_duration: z.string().nullish(),
+  email: z.optional(z.string()),
+  password: z.nullish(z.string()),
+  phone: z.nullish(z.string()),
+  email_confirm: z.nullish(z.boolean()),
+  user_metadata: z.nullish(metadataSchema),
+  app_metadata: z.nullish(metadataSchema),
+  ban_duration: z.nullish(z.string()),
 })
 
-const updateUserSchema = createUserSchema.extend({ email: z.string().nullish() })
+const updateUserSchema = z.extend(createUserSchema, { email: z.nullish(z.string()) })
 
 const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 

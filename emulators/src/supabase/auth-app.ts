@@ -3,7 +3,7 @@
  * the `auth` schema of the project database, as with hosted Supabase.
  */
 import { Hono } from 'hono'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { registerAdminRoutes } from './admin-routes.ts'
 import { redirectFor, userAgent, type AuthDeps } from './auth-context.ts'
 import { registerEmailRoutes } from './email-routes.ts'
@@ -31,27 +31,27 @@ import {
 } from './users.ts'
 
 const signupSchema = z.looseObject({
-  email: z.string().optional(),
-  password: z.string().optional(),
-  phone: z.string().nullish(),
-  data: metadataSchema.nullish(),
+  email: z.optional(z.string()),
+  password: z.optional(z.string()),
+  phone: z.nullish(z.string()),
+  data: z.nullish(metadataSchema),
   ...pkceFields,
 })
 
 const passwordGrantSchema = z.looseObject({
-  email: z.string().optional(),
-  phone: z.string().nullish(),
-  password: z.string().optional(),
+  email: z.optional(z.string()),
+  phone: z.nullish(z.string()),
+  password: z.optional(z.string()),
 })
 
-const refreshGrantSchema = z.looseObject({ refresh_token: z.string().optional() })
+const refreshGrantSchema = z.looseObject({ refresh_token: z.optional(z.string()) })
 
 const updateUserSchema = z.looseObject({
-  email: z.string().nullish(),
-  password: z.string().nullish(),
-  phone: z.string().nullish(),
-  data: metadataSchema.nullish(),
-  nonce: z.string().nullish(),
+  email: z.nullish(z.string()),
+  password: z.nullish(z.string()),
+  phone: z.nullish(z.string()),
+  data: z.nullish(metadataSchema),
+  nonce: z.nullish(z.string()),
   ...pkceFields,
 })
 

@@ -4,7 +4,7 @@
  * for GoTrue's own links).
  */
 import type { Hono } from 'hono'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { redirectFor, userAgent, type AuthDeps } from './auth-context.ts'
 import { GoTrueError, badRequest, forbidden, unprocessable } from './errors.ts'
 import { tokenHashFor } from './one-time-tokens.ts'
@@ -19,28 +19,28 @@ import {
 import { findUserByEmail, insertUser } from './users.ts'
 import { isVerifyType, redeemEmailToken } from './verify.ts'
 
-const emailOnlySchema = z.looseObject({ email: z.string().optional(), ...pkceFields })
+const emailOnlySchema = z.looseObject({ email: z.optional(z.string()), ...pkceFields })
 
 const otpSchema = z.looseObject({
-  email: z.string().optional(),
-  phone: z.string().nullish(),
-  data: metadataSchema.nullish(),
-  create_user: z.boolean().nullish(),
+  email: z.optional(z.string()),
+  phone: z.nullish(z.string()),
+  data: z.nullish(metadataSchema),
+  create_user: z.nullish(z.boolean()),
   ...pkceFields,
 })
 
 const resendSchema = z.looseObject({
-  type: z.string().optional(),
-  email: z.string().optional(),
-  phone: z.string().nullish(),
+  type: z.optional(z.string()),
+  email: z.optional(z.string()),
+  phone: z.nullish(z.string()),
 })
 
 const verifySchema = z.looseObject({
-  type: z.string().optional(),
-  token_hash: z.string().nullish(),
-  token: z.string().nullish(),
-  email: z.string().nullish(),
-  phone: z.string().nullish(),
+  type: z.optional(z.string()),
+  token_hash: z.nullish(z.string()),
+  token: z.nullish(z.string()),
+  email: z.nullish(z.string()),
+  phone: z.nullish(z.string()),
 })
 
 export function registerEmailRoutes(app: Hono, deps: AuthDeps): void {

@@ -7,21 +7,21 @@
  */
 import type { Context, Hono } from 'hono'
 import type { Sql } from '@tessera/db/sql'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { Clock } from './clock.ts'
 import type { MailboxStore } from './mailbox-store.ts'
 
 /** The key the local stack's BFF sends with (its `MAIL_API_KEY` default); not a secret. */
 export const localMailApiKey = 're_tessera_local_mailbox'
 
-const recipients = z.union([z.email(), z.array(z.email()).min(1).max(50)])
+const recipients = z.union([z.email(), z.array(z.email()).check(z.minLength(1), z.maxLength(50))])
 
 const sendBodySchema = z.object({
-  from: z.string().min(3).max(320),
+  from: z.string().check(z.minLength(3), z.maxLength(320)),
   to: recipients,
-  subject: z.string().min(1).max(998),
-  text: z.string().max(1_000_000).optional(),
-  html: z.string().max(1_000_000).optional(),
+  subject: z.string().check(z.minLength(1), z.maxLength(998)),
+  text: z.optional(z.string().check(z.maxLength(1_000_000))),
+  html: z.optional(z.string().check(z.maxLength(1_000_000))),
 })
 
 const linkPattern = /https?:\/\/[^\s"'<>]+/g

@@ -1,6 +1,7 @@
+import '@tessera/contracts/zod-messages'
 import type { Context } from 'hono'
 import type { JWTPayload } from 'jose'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { Sql } from '@tessera/db/sql'
 import { bearerToken } from './api-keys.ts'
 import type { AuthConfig } from './config.ts'
@@ -45,8 +46,8 @@ export function containsNul(value: unknown): boolean {
 }
 
 /** Validates a body; like Go's decoder, a field of the wrong type fails the whole request. */
-export async function readBody<T>(c: Context, schema: z.ZodType<T>): Promise<T> {
-  const result = schema.safeParse(await readJsonObject(c))
+export async function readBody<T>(c: Context, schema: z.core.$ZodType<T>): Promise<T> {
+  const result = z.safeParse(schema, await readJsonObject(c))
   if (result.success) return result.data
   const issue = result.error.issues[0]
   const where = issue === undefined || issue.path.length === 0 ? 'body' : issue.path.join('.')
@@ -61,8 +62,8 @@ export const metadataSchema = z.record(z.string(), z.unknown())
 
 /** PKCE fields supabase-js always sends (null in the implicit flow). */
 export const pkceFields = {
-  code_challenge: z.string().nullish(),
-  code_challenge_method: z.string().nullish(),
+  code_challenge: z.nullish(z.string()),
+  code_challenge_method: z.nullish(z.string()),
 }
 
 /** The stand-in speaks the implicit and token-hash flows only; it says so instead of misbehaving. */

@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono'
 import type { Context } from 'hono'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { Sql } from '@tessera/db/sql'
 import type { ApiKeys } from './api-keys.ts'
 import { apiKeyRole, bearerToken, requireApiKey } from './api-keys.ts'
@@ -117,23 +117,25 @@ export function parseFileSizeLimit(value: number | string): number {
 }
 
 const createBucketSchema = z.looseObject({
-  id: z.string().optional(),
-  name: z.string().optional(),
-  public: z.boolean().nullish(),
-  file_size_limit: z.union([z.number(), z.string()]).nullish(),
-  allowed_mime_types: z.array(z.string()).nullish(),
-  type: z.string().nullish(),
+  id: z.optional(z.string()),
+  name: z.optional(z.string()),
+  public: z.nullish(z.boolean()),
+  file_size_limit: z.nullish(z.union([z.number(), z.string()])),
+  allowed_mime_types: z.nullish(z.array(z.string())),
+  type: z.nullish(z.string()),
 })
 
 const listBucketsQuerySchema = z.looseObject({
-  search: z.string().default(''),
-  sortColumn: z.enum(['id', 'name', 'created_at', 'updated_at']).default('name'),
-  sortOrder: z.enum(['asc', 'desc', 'ASC', 'DESC']).default('asc'),
-  limit: z.coerce.number().int().min(0).default(Number.MAX_SAFE_INTEGER),
-  offset: z.coerce.number().int().min(0).default(0),
+  search: z._default(z.string(), ''),
+  sortColumn: z._default(z.enum(['id', 'name', 'created_at', 'updated_at']), 'name'),
+  sortOrder: z._default(z.enum(['asc', 'desc', 'ASC', 'DESC']), 'asc'),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(0)), Number.MAX_SAFE_INTEGER),
+  offset: z._default(z.coerce.number().check(z.int(), z.gte(0)), 0),
 })
 
-const removeObjectsSchema = z.looseObject({ prefixes: z.array(z.string()).min(1).max(1000) })
+const removeObjectsSchema = z.looseObject({
+  prefixes: z.array(z.string()).check(z.minLength(1), z.maxLength(1000)),
+})
 
 async function sha256Hex(bytes: Uint8Array): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>)

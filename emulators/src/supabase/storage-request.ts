@@ -1,7 +1,8 @@
 // Reading Storage request bodies as hosted Storage does: small JSON bodies, and uploads as
 // multipart/form-data or a raw body, both capped so an oversized one is answered, not reset.
+import '@tessera/contracts/zod-messages'
 import type { Context } from 'hono'
-import type { z } from 'zod'
+import { z } from 'zod/mini'
 import { entityTooLarge, invalidRequest } from './storage-errors.ts'
 
 /** JSON bodies (bucket options, list and remove requests) are small; uploads are not JSON. */
@@ -21,8 +22,8 @@ export async function readJson(c: Context): Promise<unknown> {
   }
 }
 
-export function parseWith<T>(schema: z.ZodType<T>, value: unknown): T {
-  const result = schema.safeParse(value)
+export function parseWith<T>(schema: z.core.$ZodType<T>, value: unknown): T {
+  const result = z.safeParse(schema, value)
   if (result.success) return result.data
   const issue = result.error.issues[0]
   const where = issue === undefined || issue.path.length === 0 ? 'body' : issue.path.join('.')

@@ -1,21 +1,25 @@
 // What Storage answers: buckets and objects as JSON, one "folder" level of a listing, and an
 // object's bytes with the headers hosted Storage serves them with.
 import type { Context } from 'hono'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { Bucket, ObjectInfo, StoredObject } from './storage-store.ts'
 
 export const listObjectsSchema = z.looseObject({
-  prefix: z.string().default(''),
-  limit: z.number().int().min(0).default(100),
-  offset: z.number().int().min(0).default(0),
-  search: z.string().nullish(),
-  sortBy: z
-    .object({
-      column: z.enum(['name', 'created_at', 'updated_at', 'last_accessed_at']).default('name'),
-      order: z.enum(['asc', 'desc', 'ASC', 'DESC']).default('asc'),
-    })
-    .partial()
-    .optional(),
+  prefix: z._default(z.string(), ''),
+  limit: z._default(z.int().check(z.gte(0)), 100),
+  offset: z._default(z.int().check(z.gte(0)), 0),
+  search: z.nullish(z.string()),
+  sortBy: z.optional(
+    z.partial(
+      z.object({
+        column: z._default(
+          z.enum(['name', 'created_at', 'updated_at', 'last_accessed_at']),
+          'name',
+        ),
+        order: z._default(z.enum(['asc', 'desc', 'ASC', 'DESC']), 'asc'),
+      }),
+    ),
+  ),
 })
 
 export function bucketJson(bucket: Bucket): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 
 // Zod compiles its object parsers with `new Function` where it may, and finds out by trying one:
 // under the page's CSP (no 'unsafe-eval') that try is refused, and the browser reports a CSP

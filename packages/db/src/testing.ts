@@ -15,7 +15,7 @@ import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { pgcrypto } from '@electric-sql/pglite/contrib/pgcrypto'
 import postgres from 'postgres'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { bootstrapSql } from './bootstrap.ts'
 import { readMigrationFiles } from './migrations.ts'
 import { openPglite, prepareDatabase } from './open-database.ts'
@@ -26,7 +26,7 @@ import type { Sql } from './sql.ts'
 
 // The one environment variable of the test helper, read once.
 const testEnv = z
-  .object({ TESSERA_TEST_DATABASE_URL: z.url().optional() })
+  .object({ TESSERA_TEST_DATABASE_URL: z.optional(z.url()) })
   .parse({ TESSERA_TEST_DATABASE_URL: process.env.TESSERA_TEST_DATABASE_URL || undefined })
 
 export interface TestDatabaseOptions {

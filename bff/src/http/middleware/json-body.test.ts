@@ -1,15 +1,12 @@
 import { errorBodySchema } from '@tessera/contracts'
 import { describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { jsonBody, requireJson } from './json-body.ts'
 import { bareApp } from '../../testing/middleware-app.ts'
 
 function app() {
-  return bareApp().post(
-    '/',
-    requireJson(),
-    jsonBody(z.strictObject({ n: z.number().int() })),
-    (c) => c.json({ doubled: c.req.valid('json').n * 2 }),
+  return bareApp().post('/', requireJson(), jsonBody(z.strictObject({ n: z.int() })), (c) =>
+    c.json({ doubled: c.req.valid('json').n * 2 }),
   )
 }
 

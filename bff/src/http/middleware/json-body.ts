@@ -1,7 +1,7 @@
 import { ApiError } from '@tessera/contracts'
 import type { MiddlewareHandler } from 'hono'
 import { validator } from 'hono/validator'
-import type { z } from 'zod'
+import { z } from 'zod/mini'
 import { validationFailed } from '../../platform/errors.ts'
 
 const jsonMediaType = /^application\/([\w.-]+\+)?json$/i
@@ -25,12 +25,12 @@ export function requireJson(): MiddlewareHandler {
 }
 
 // Which schema each `jsonBody` middleware checks, so the routes' list can say what a route takes.
-const bodySchemas = new WeakMap<object, z.ZodType>()
+const bodySchemas = new WeakMap<object, z.core.$ZodType>()
 
 /** Validates the JSON body with a contracts schema; its type flows to handlers and `hc`. */
-export function jsonBody<T extends z.ZodType>(schema: T) {
+export function jsonBody<T extends z.core.$ZodType>(schema: T) {
   const middleware = validator('json', (value: unknown): z.output<T> => {
-    const parsed = schema.safeParse(value)
+    const parsed = z.safeParse(schema, value)
     if (!parsed.success) throw validationFailed(parsed.error)
     return parsed.data
   })
@@ -42,6 +42,6 @@ export function jsonBody<T extends z.ZodType>(schema: T) {
  * The schema a handler of `app.routes` validates the JSON body with, when it is a `jsonBody`
  * middleware: the fuzz sweep generates each route's bodies from it.
  */
-export function bodySchemaOf(handler: object): z.ZodType | undefined {
+export function bodySchemaOf(handler: object): z.core.$ZodType | undefined {
   return bodySchemas.get(handler)
 }

@@ -14,7 +14,7 @@ import type { StopAnswerResponse } from '@tessera/contracts/assistant-live'
 import { Hono } from 'hono'
 import type { Context } from 'hono'
 import { validator } from 'hono/validator'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { AppEnv } from '../../http/app-env.ts'
 import { validationFailed } from '../../platform/errors.ts'
 import { jsonBody, requireJson } from '../../http/middleware/json-body.ts'
@@ -29,7 +29,7 @@ const uuidPattern = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 
 const cursorSchema = z.object({
   at: z.iso.datetime({ precision: 6 }),
-  id: z.string().regex(uuidPattern),
+  id: z.string().check(z.regex(uuidPattern)),
 })
 
 /** The opaque `nextCursor`: where the page ended, as base64url JSON. */

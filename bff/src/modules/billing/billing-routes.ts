@@ -14,7 +14,7 @@ import type {
 import { Hono } from 'hono'
 import type { MiddlewareHandler } from 'hono'
 import { validator } from 'hono/validator'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { AppEnv } from '../../http/app-env.ts'
 import { validationFailed } from '../../platform/errors.ts'
 import { jsonBody, requireJson } from '../../http/middleware/json-body.ts'
@@ -83,8 +83,10 @@ function rawJsonBody(): MiddlewareHandler {
 const signatureHeader = (name: string) =>
   z
     .string({ error: `The ${name} header is missing.` })
-    .min(1, `The ${name} header is missing.`)
-    .max(4096, `The ${name} header is too long.`)
+    .check(
+      z.minLength(1, `The ${name} header is missing.`),
+      z.maxLength(4096, `The ${name} header is too long.`),
+    )
 // Built once: making a zod schema costs more than using it, and this runs on every delivery.
 const stripeSignatureHeader = signatureHeader('Stripe-Signature')
 

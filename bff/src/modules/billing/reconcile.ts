@@ -5,7 +5,7 @@
 import type { ReconcileReport } from '@tessera/contracts'
 import type { Sql } from '@tessera/db/sql'
 import type Stripe from 'stripe'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { execute, queries } from '../../platform/db/query.ts'
 import type { BillingSubscriptionRow } from '../../platform/db/schema.ts'
 import {

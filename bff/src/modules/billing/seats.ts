@@ -4,7 +4,7 @@
 // calls these when members come and go, retrying what `SeatChangeError.transient` allows.
 import { planForLookupKey } from '@tessera/contracts'
 import type Stripe from 'stripe'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import { isStripeTransient } from './stripe-client.ts'
 
 /** The most seats one subscription takes (the Stripe stand-in's limit too). */
@@ -160,19 +160,19 @@ export async function setSeatQuantity(
 // The part of a preview invoice read here; anything else is not understood, and refused.
 const previewSchema = z.object({
   currency: z.string(),
-  total: z.number().int(),
+  total: z.int(),
   lines: z.object({
     data: z.array(
       z.object({
-        amount: z.number().int(),
-        description: z.string().nullable(),
-        quantity: z.number().int().nullable(),
-        period: z.object({ start: z.number().int(), end: z.number().int() }),
-        parent: z
-          .object({
-            subscription_item_details: z.object({ proration: z.boolean() }).nullable().optional(),
-          })
-          .nullable(),
+        amount: z.int(),
+        description: z.nullable(z.string()),
+        quantity: z.nullable(z.int()),
+        period: z.object({ start: z.int(), end: z.int() }),
+        parent: z.nullable(
+          z.object({
+            subscription_item_details: z.optional(z.nullable(z.object({ proration: z.boolean() }))),
+          }),
+        ),
       }),
     ),
   }),

@@ -12,7 +12,7 @@ import type {
   SubscriptionStatus,
   SubscriptionView,
 } from '@tessera/contracts'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { BillingSubscriptionRow } from '../../platform/db/schema.ts'
 
 /**
@@ -20,24 +20,24 @@ import type { BillingSubscriptionRow } from '../../platform/db/schema.ts'
  * checked against it: a shape we do not understand is refused, never half-applied.
  */
 export const stripeSubscriptionSchema = z.object({
-  id: z.string().startsWith('sub_'),
+  id: z.string().check(z.startsWith('sub_')),
   object: z.literal('subscription'),
   customer: z.union([z.string(), z.object({ id: z.string() })]),
   status: z.enum(subscriptionStatuses),
-  created: z.number().int(),
-  cancel_at: z.number().int().nullable().optional(),
-  cancel_at_period_end: z.boolean().optional(),
-  canceled_at: z.number().int().nullable().optional(),
+  created: z.int(),
+  cancel_at: z.optional(z.nullable(z.int())),
+  cancel_at_period_end: z.optional(z.boolean()),
+  canceled_at: z.optional(z.nullable(z.int())),
   // A team's subscription names its workspace (set by the BFF at checkout).
-  metadata: z.record(z.string(), z.string()).nullable().optional(),
+  metadata: z.optional(z.nullable(z.record(z.string(), z.string()))),
   items: z.object({
     data: z.array(
       z.object({
         // Since API version 2025-03-31 the period lives on the item, not the subscription.
-        current_period_end: z.number().int().nullable().optional(),
-        price: z.object({ id: z.string(), lookup_key: z.string().nullable().optional() }),
+        current_period_end: z.optional(z.nullable(z.int())),
+        price: z.object({ id: z.string(), lookup_key: z.optional(z.nullable(z.string())) }),
         // Seats of a per-seat plan. Absent only on metered prices, which Tessera does not sell.
-        quantity: z.number().int().positive().nullable().optional(),
+        quantity: z.optional(z.nullable(z.int().check(z.positive()))),
       }),
     ),
   }),

@@ -5,7 +5,7 @@
 import { plans } from '@tessera/contracts'
 import type { WorkspaceKind, WorkspaceRole } from '@tessera/contracts'
 import type { SqlQueryable } from '@tessera/db/sql'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { BillingSubscriptionRow } from '../../platform/db/schema.ts'
 import type { SubscriptionState } from './subscription-state.ts'
 

@@ -4,7 +4,7 @@
 import { isPlainJson } from '@tessera/contracts'
 import type { Sql, SqlQueryable } from '@tessera/db/sql'
 import type Stripe from 'stripe'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { BillingEventOutcome, BillingSubscriptionRow } from '../../platform/db/schema.ts'
 import type { Logger } from '../../platform/logger.ts'
 import {
@@ -47,22 +47,20 @@ export interface WebhookResult {
 
 const eventEnvelopeSchema = z
   .object({
-    id: z.string().min(1).max(255),
-    type: z.string().min(1).max(255),
-    created: z.number().int().nonnegative(),
+    id: z.string().check(z.minLength(1), z.maxLength(255)),
+    type: z.string().check(z.minLength(1), z.maxLength(255)),
+    created: z.int().check(z.nonnegative()),
     data: z.object({ object: z.unknown() }),
   })
-  // Text the database cannot hold (NUL, lone surrogates) anywhere in the event: not one of
-  // Stripe's, and storing or looking it up would fail.
-  .refine(isPlainJson, 'The event contains a character that is not text.')
+  .check(z.refine(isPlainJson, 'The event contains a character that is not text.'))
 export type EventEnvelope = z.infer<typeof eventEnvelopeSchema>
 
 const checkoutSessionSchema = z.object({
   id: z.string(),
   object: z.literal('checkout.session'),
   mode: z.string(),
-  customer: z.union([z.string(), z.object({ id: z.string() })]).nullable(),
-  subscription: z.union([z.string(), z.object({ id: z.string() })]).nullable(),
+  customer: z.nullable(z.union([z.string(), z.object({ id: z.string() })])),
+  subscription: z.nullable(z.union([z.string(), z.object({ id: z.string() })])),
 })
 
 /** Where an event points: a subscription's full state, or only its id (then it is fetched). */

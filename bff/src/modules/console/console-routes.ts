@@ -25,7 +25,7 @@ import {
 import { Hono } from 'hono'
 import type { MiddlewareHandler } from 'hono'
 import { validator } from 'hono/validator'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { AppEnv } from '../../http/app-env.ts'
 import { jsonBody, requireJson } from '../../http/middleware/json-body.ts'
 import { noStore } from '../../http/middleware/no-store.ts'

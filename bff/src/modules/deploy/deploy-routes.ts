@@ -9,7 +9,7 @@ import {
 import { Hono } from 'hono'
 import type { Context, MiddlewareHandler } from 'hono'
 import { validator } from 'hono/validator'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { AppEnv } from '../../http/app-env.ts'
 import type { Clock } from '../../platform/clock.ts'
 import { validationFailed } from '../../platform/errors.ts'

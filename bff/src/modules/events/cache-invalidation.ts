@@ -6,7 +6,7 @@
  */
 import type { LiveEvent } from '@tessera/contracts'
 import type { SqlQueryable } from '@tessera/db/sql'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { Clock } from '../../platform/clock.ts'
 import { createLiveEvent } from './event-hub.ts'
 import type { EventHub } from './event-hub.ts'
@@ -19,7 +19,7 @@ const invalidationSchema = z.discriminatedUnion('cache', [
   z.object({
     cache: z.literal('sessions'),
     userId: z.string(),
-    sessionIds: z.array(z.string()).optional(),
+    sessionIds: z.optional(z.array(z.string())),
   }),
   z.object({ cache: z.literal('profiles'), userId: z.string() }),
   /** The user's subscription and entitlements (billing). */

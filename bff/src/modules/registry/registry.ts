@@ -1,6 +1,6 @@
 import { snapshotRemoteSchema } from '@tessera/contracts'
 import type { RegistrySnapshot, SnapshotRemote } from '@tessera/contracts'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { Clock } from '../../platform/clock.ts'
 import type { Logger } from '../../platform/logger.ts'
 
@@ -38,11 +38,11 @@ type Diagnostic = RegistrySnapshot['diagnostics'][number]
 export type CanaryChooser = (remote: string, percentage: number) => boolean
 
 const canarySchema = z.object({
-  percentage: z.number().int().min(1).max(100),
+  percentage: z.int().check(z.gte(1), z.lte(100)),
   remote: snapshotRemoteSchema,
 })
 
-function describeIssues(error: z.ZodError): string {
+function describeIssues(error: z.core.$ZodError): string {
   return error.issues
     .map((issue) =>
       issue.path.length > 0 ? `${issue.path.join('.')}: ${issue.message}` : issue.message,
@@ -94,7 +94,7 @@ function diagnosticsOf(content: unknown): Diagnostic[] {
     typeof content === 'object' && content !== null && 'diagnostics' in content
       ? content.diagnostics
       : undefined
-  const parsed = z.array(z.object({ remote: z.string().nullable(), message: z.string() }))
+  const parsed = z.array(z.object({ remote: z.nullable(z.string()), message: z.string() }))
   const result = parsed.safeParse(list ?? [])
   return result.success ? result.data : []
 }

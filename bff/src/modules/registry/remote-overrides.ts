@@ -2,7 +2,7 @@ import { plainText, remoteNameSchema } from '@tessera/contracts'
 import type { RegistrySnapshot, SnapshotRemote } from '@tessera/contracts'
 import type { Context } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import type { AppEnv } from '../../http/app-env.ts'
 import type { RequestSnapshots } from './registry-viewer.ts'
 
@@ -21,18 +21,21 @@ export const OVERRIDE_MAX_AGE_SECONDS = 12 * 3600
 /** `POST /api/remotes/overrides`: point one remote at another entry for this browser. */
 export const overrideBodySchema = z.strictObject({
   remote: remoteNameSchema,
-  entryUrl: z
-    .url({ protocol: /^https?$/ })
-    .max(500)
-    .check(plainText()),
+  entryUrl: z.url({ protocol: /^https?$/ }).check(z.maxLength(500), plainText()),
   /** What the banner calls it (`preview`, `PR 42`); defaults from where it is loaded from. */
-  label: z
-    .string()
-    .trim()
-    .min(1)
-    .max(40)
-    .regex(/^[\p{L}\p{N} .,_#:/()-]+$/u, 'must be letters, digits, spaces and simple punctuation')
-    .optional(),
+  label: z.optional(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1),
+        z.maxLength(40),
+        z.regex(
+          /^[\p{L}\p{N} .,_#:/()-]+$/u,
+          'must be letters, digits, spaces and simple punctuation',
+        ),
+      ),
+  ),
 })
 export type OverrideBody = z.infer<typeof overrideBodySchema>
 
@@ -47,11 +50,11 @@ const cookieSchema = z
   .array(
     z.object({
       remote: remoteNameSchema,
-      entryUrl: z.string().max(500),
-      label: z.string().min(1).max(40),
+      entryUrl: z.string().check(z.maxLength(500)),
+      label: z.string().check(z.minLength(1), z.maxLength(40)),
     }),
   )
-  .max(20)
+  .check(z.maxLength(20))
 
 /** An override as `GET /api/remotes/overrides` describes it. */
 export interface OverrideState extends RemoteOverride {

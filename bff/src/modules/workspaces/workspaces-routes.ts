@@ -19,7 +19,7 @@ import {
 } from '@tessera/contracts'
 import { Hono } from 'hono'
 import { validator } from 'hono/validator'
-import type { z } from 'zod'
+import { z } from 'zod/mini'
 import type { AppEnv } from '../../http/app-env.ts'
 import { jsonBody, requireJson } from '../../http/middleware/json-body.ts'
 import { noStore } from '../../http/middleware/no-store.ts'
@@ -27,9 +27,9 @@ import { validationFailed } from '../../platform/errors.ts'
 import type { Invites } from './invites.ts'
 import type { WorkspacesService } from './workspaces-service.ts'
 
-const params = <T extends z.ZodType>(schema: T) =>
+const params = <T extends z.core.$ZodType>(schema: T) =>
   validator('param', (value: unknown): z.output<T> => {
-    const parsed = schema.safeParse(value)
+    const parsed = z.safeParse(schema, value)
     if (!parsed.success) throw validationFailed(parsed.error)
     return parsed.data
   })

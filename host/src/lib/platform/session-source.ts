@@ -1,5 +1,5 @@
 /** Where the host's session comes from: one read of `GET /api/me`, as a snapshot. */
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import {
   ApiError,
   EVENTS_POSITION_HEADER,
@@ -36,14 +36,18 @@ export function signedOutBecause(reason: SignedOutReason | undefined): SessionSn
 
 // Lenient on purpose: extra fields are ignored, so a newer BFF does not sign everybody out.
 const meBodySchema = z.object({
-  user: z
-    .object({ id: z.string(), email: z.string(), displayName: z.string().nullable().optional() })
-    .nullable(),
-  session: z.object({ id: z.string(), recovery: z.boolean().optional() }).optional(),
+  user: z.nullable(
+    z.object({
+      id: z.string(),
+      email: z.string(),
+      displayName: z.optional(z.nullable(z.string())),
+    }),
+  ),
+  session: z.optional(z.object({ id: z.string(), recovery: z.optional(z.boolean()) })),
   // Entitlements a newer BFF shapes differently are dropped (plugins read absent as unknown).
-  entitlements: entitlementsSchema.optional().catch(undefined),
+  entitlements: z.catch(z.optional(entitlementsSchema), undefined),
   // The cookie's session ended: revoked from elsewhere, or expired.
-  ended: z.enum(['revoked', 'expired']).optional().catch(undefined),
+  ended: z.catch(z.optional(z.enum(['revoked', 'expired'])), undefined),
 })
 
 /** Turns a `GET /api/me` body into a snapshot; null when it is not one. */

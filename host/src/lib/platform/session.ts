@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from 'zod/mini'
 import {
   ApiError,
   AUTH_EVENT_TYPE,
@@ -50,12 +50,12 @@ const sessionStateSchema = z.discriminatedUnion('status', [
   z.object({
     status: z.literal('signed-out'),
     user: z.null(),
-    reason: z.enum(signedOutReasons).optional().catch(undefined),
+    reason: z.catch(z.optional(z.enum(signedOutReasons)), undefined),
   }),
   z.object({
     status: z.literal('signed-in'),
-    user: z.object({ id: z.string(), email: z.string(), displayName: z.string().nullable() }),
-    entitlements: entitlementsSchema.optional().catch(undefined),
+    user: z.object({ id: z.string(), email: z.string(), displayName: z.nullable(z.string()) }),
+    entitlements: z.catch(z.optional(entitlementsSchema), undefined),
   }),
 ])
 
@@ -63,9 +63,9 @@ const sessionStateSchema = z.discriminatedUnion('status', [
 const channelMessageSchema = z.object({
   kind: z.literal('tessera.session/1'),
   state: sessionStateSchema,
-  sessionId: z.string().nullable(),
+  sessionId: z.nullable(z.string()),
   recovery: z.boolean(),
-  event: z.enum(authEventNames).nullable(),
+  event: z.nullable(z.enum(authEventNames)),
 })
 type ChannelMessage = z.infer<typeof channelMessageSchema>
 

@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import { z } from 'zod/mini'
 import { PASSWORD_MIN_LENGTH } from '@tessera/contracts/auth-limits'
 import type * as fieldSchemas from './field-schemas.ts'
 
@@ -34,9 +34,12 @@ export function loadFieldChecks(): Promise<void> {
 export const fieldChecksSettled = (): boolean => settled
 
 /** The first message a contracts schema gives for a value, or null when it passes. */
-function firstProblem(pick: (loaded: FieldSchemas) => z.ZodType, value: string): string | null {
+function firstProblem(
+  pick: (loaded: FieldSchemas) => z.core.$ZodType,
+  value: string,
+): string | null {
   if (schemas === null) return null
-  const parsed = pick(schemas).safeParse(value)
+  const parsed = z.safeParse(pick(schemas), value)
   return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'This is not valid.')
 }
 
