@@ -1,4 +1,10 @@
-import { CONTRACT_MAJOR, SIGN_IN_PATH, type RegistrySnapshot } from '@tessera/contracts'
+import {
+  CONTRACT_MAJOR,
+  openToVisitors,
+  remoteOwning,
+  signInRemoteOf,
+  type RegistrySnapshot,
+} from '@tessera/contracts'
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { AppEnv } from './app-env.ts'
 import { gzip, preferredEncoding, varyOnEncoding } from './content-encoding.ts'
@@ -138,25 +144,17 @@ export interface PreloadHint {
  * (features/remotes/preload-links.ts), which these match so the browser reuses them.
  *
  * `signedOut` (the request has no session cookie): a page that needs a session sends the visitor
- * to the sign-in page (the host's route guard), so that page's files are hinted instead. The
- * guard's rule, as far as a hint needs it: the sign-in page's remote and a remote's
- * `publicPaths` are open to everyone, and with no remote owning the sign-in page nothing is guarded.
+ * to the sign-in page (the host's route guard, by the contracts' `openToVisitors`), so that page's
+ * files are hinted instead.
  */
 export function routeHints(
   path: string,
   snapshot: Pick<RegistrySnapshot, 'remotes'>,
   options: { signedOut?: boolean } = {},
 ): PreloadHint[] {
-  const owner = (at: string) =>
-    snapshot.remotes.find(
-      (candidate) => at === candidate.basePath || at.startsWith(`${candidate.basePath}/`),
-    )
-  let remote = owner(path)
+  let remote = remoteOwning(path, snapshot.remotes)
   if (options.signedOut === true && remote !== undefined) {
-    const signIn = owner(SIGN_IN_PATH)
-    const sub = path.slice(remote.basePath.length).replace(/\/$/, '') || '/'
-    if (signIn !== undefined && signIn !== remote && !(remote.publicPaths ?? []).includes(sub))
-      remote = signIn
+    if (!openToVisitors(remote, path, snapshot.remotes)) remote = signInRemoteOf(snapshot.remotes)
   }
   if (remote === undefined || remote.channel === 'canary' || remote.contract !== CONTRACT_MAJOR) {
     return []

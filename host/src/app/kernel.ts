@@ -4,6 +4,7 @@ import {
   type ApiError,
   type Platform,
   type PlatformApi,
+  subPathOf,
   type SnapshotRemote,
 } from '@tessera/contracts'
 import { createLoadOrder } from '../features/remotes/load-order.ts'
@@ -30,7 +31,6 @@ import {
   type SessionStore,
 } from '../lib/platform/session.ts'
 import { createThemeStore, type ThemeStore } from '../lib/platform/theme.ts'
-import { subPathOf } from '../lib/router/match-route.ts'
 import { createRouter, type Router } from '../lib/router/router.ts'
 
 /** Everything the frame and the plugins share for the lifetime of the page. */

@@ -1,6 +1,6 @@
-import type { RegistrySnapshot, SnapshotRemote } from '@tessera/contracts'
+import { signInRemoteOf, type RegistrySnapshot, type SnapshotRemote } from '@tessera/contracts'
 import { startRouteFor } from '../features/landing/start-route.ts'
-import { guardRoute, signInRemoteOf } from '../features/session/route-guard.ts'
+import { guardRoute } from '../features/session/route-guard.ts'
 import { matchRoute } from '../lib/router/match-route.ts'
 import type { Kernel } from './kernel.ts'
 

@@ -1,7 +1,10 @@
-import type { SessionState, SnapshotRemote } from '@tessera/contracts'
+import {
+  normalisePath,
+  signInRemoteOf,
+  type SessionState,
+  type SnapshotRemote,
+} from '@tessera/contracts'
 import type { RouteMatch } from '../../lib/router/match-route.ts'
-import { normalisePath } from '../../lib/router/router.ts'
-import { signInRemoteOf } from '../session/route-guard.ts'
 
 /** Where the landing page's "Start free" goes: the auth remote's sign-up form. */
 export const SIGN_UP_PATH = '/auth/sign-up'

@@ -1,6 +1,6 @@
-import type { SnapshotRemote } from '@tessera/contracts'
+import { subPathOf, type SnapshotRemote } from '@tessera/contracts'
 import { isPlainLeftClick } from '../../lib/router/links.ts'
-import { navRemotes, subPathOf } from '../../lib/router/match-route.ts'
+import { navRemotes } from '../../lib/router/match-route.ts'
 import { remoteLabel } from '../remotes/loader.ts'
 import { prefetchRemote } from '../remotes/preload-links.ts'
 

@@ -1,7 +1,6 @@
-import { SIGN_IN_PATH } from '@tessera/contracts'
+import { openToVisitors, SIGN_IN_PATH } from '@tessera/contracts'
 import type { SessionState, SnapshotRemote } from '@tessera/contracts'
 import type { RouteMatch } from '../../lib/router/match-route.ts'
-import { subPathOf } from '../../lib/router/match-route.ts'
 import type { Location } from '../../lib/router/router.ts'
 
 export type GuardDecision =
@@ -21,10 +20,8 @@ export function signInPathFor(location: Location, signInPath = SIGN_IN_PATH): st
 }
 
 /**
- * Whether a signed-out visitor may see a page. Every remote's pages need a signed-in user except
- * the remote that owns the sign-in page (it holds sign-up, password reset and email links too)
- * and the pages a remote declares public (`publicPaths`, such as billing's `/plans`).
- * With no remote owning the sign-in page there is nowhere to send anyone, so nothing is guarded.
+ * Whether a signed-out visitor may see a page: the contracts' `openToVisitors` (the BFF hints the
+ * files of the page it gives), and while the session is being read, neither page yet.
  */
 export function guardRoute(
   match: RouteMatch,
@@ -34,24 +31,8 @@ export function guardRoute(
   signInPath = SIGN_IN_PATH,
 ): GuardDecision {
   if (match.kind !== 'remote') return { kind: 'pass' }
-  const signInRemote = signInRemoteOf(remotes, signInPath)
-  if (!signInRemote || signInRemote.name === match.remote.name) return { kind: 'pass' }
-  if (isPublicPath(match.remote, location.pathname)) return { kind: 'pass' }
+  if (openToVisitors(match.remote, location.pathname, remotes, signInPath)) return { kind: 'pass' }
   if (session.status === 'signed-in') return { kind: 'pass' }
   if (session.status === 'loading') return { kind: 'wait' }
   return { kind: 'redirect', to: signInPathFor(location, signInPath) }
-}
-
-/** The remote that owns the sign-in page, where a visitor is sent. */
-export function signInRemoteOf(
-  remotes: readonly SnapshotRemote[],
-  signInPath = SIGN_IN_PATH,
-): SnapshotRemote | undefined {
-  return remotes.find((remote) => subPathOf(signInPath, remote.basePath) !== null)
-}
-
-/** Whether `pathname` is one of the remote's public pages (`subPathOf` normalises it). */
-function isPublicPath(remote: SnapshotRemote, pathname: string): boolean {
-  const sub = subPathOf(pathname, remote.basePath)
-  return sub !== null && (remote.publicPaths?.includes(sub) ?? false)
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { SnapshotRemote } from '@tessera/contracts'
-import { matchRoute, navRemotes, subPathOf } from './match-route.ts'
+import { matchRoute, navRemotes } from './match-route.ts'
 
 const remote = (name: string, basePath: string, order: number | null): SnapshotRemote => ({
   name,
@@ -73,12 +73,5 @@ describe('navRemotes', () => {
   it('orders by nav.order and leaves out remotes without a nav entry', () => {
     const names = navRemotes([...remotes, remote('hidden', '/hidden', null)]).map((r) => r.name)
     expect(names).toEqual(['ai', 'billing', 'auth'])
-  })
-})
-
-describe('subPathOf', () => {
-  it('answers null outside the base path', () => {
-    expect(subPathOf('/auth/profile', '/billing')).toBeNull()
-    expect(subPathOf('/auth/profile', '/auth')).toBe('/profile')
   })
 })

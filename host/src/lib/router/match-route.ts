@@ -1,5 +1,5 @@
+import { normalisePath, subPathOf } from '@tessera/contracts'
 import type { RegistrySnapshot, SnapshotRemote } from '@tessera/contracts'
-import { normalisePath } from './router.ts'
 
 /** Pages the host draws itself, open to everyone, at fixed paths no remote can take. */
 export const hostPages = { '/terms': 'terms', '/privacy': 'privacy' } as const
@@ -28,14 +28,6 @@ export function navRemotes(remotes: readonly SnapshotRemote[]): SnapshotRemote[]
   return remotes
     .filter((remote) => remote.nav !== null)
     .sort((a, b) => (a.nav?.order ?? 0) - (b.nav?.order ?? 0) || a.name.localeCompare(b.name))
-}
-
-/** The path below a base path, starting with `/`: `/billing/plans` under `/billing` is `/plans`. */
-export function subPathOf(pathname: string, basePath: string): string | null {
-  const path = normalisePath(pathname)
-  if (path === basePath) return '/'
-  if (path.startsWith(`${basePath}/`)) return path.slice(basePath.length)
-  return null
 }
 
 /** A remote that exists but is not for this user: its name and base path, never a URL. */

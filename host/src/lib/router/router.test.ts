@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createRouter, normalisePath, type RouterWindow } from './router.ts'
+import { createRouter, type RouterWindow } from './router.ts'
 
 /** A window whose history moves its location, as a browser's does. */
 function fakeWindow(start = '/') {
@@ -87,14 +87,5 @@ describe('createRouter', () => {
     expect(popListeners.size).toBe(1)
     router.dispose()
     expect(popListeners.size).toBe(0)
-  })
-})
-
-describe('normalisePath', () => {
-  it('gives each page one address', () => {
-    expect(normalisePath('/billing/')).toBe('/billing')
-    expect(normalisePath('//billing//plans')).toBe('/billing/plans')
-    expect(normalisePath('/')).toBe('/')
-    expect(normalisePath('')).toBe('/')
   })
 })

@@ -1,3 +1,5 @@
+import { normalisePath } from '@tessera/contracts'
+
 /** The current location as the router sees it: a path plus whatever query and hash came with it. */
 export interface Location {
   pathname: string
@@ -20,12 +22,6 @@ export interface RouterWindow {
   history: Pick<History, 'pushState' | 'replaceState'>
   addEventListener(type: 'popstate', listener: () => void): void
   removeEventListener(type: 'popstate', listener: () => void): void
-}
-
-/** Removes a trailing slash (`/billing/` → `/billing`) so each page has one address. */
-export function normalisePath(pathname: string): string {
-  const collapsed = pathname.replace(/\/{2,}/g, '/')
-  return collapsed.length > 1 && collapsed.endsWith('/') ? collapsed.slice(0, -1) : collapsed || '/'
 }
 
 /**
