@@ -360,6 +360,31 @@ export async function recordEvent(
   return rows.length > 0
 }
 
+/**
+ * Records events that have no effect to apply (`ignored`, `invalid`) in one statement, a batch's
+ * worth at once: the ids it inserted. An id already in the ledger, or listed twice, is inserted
+ * once and otherwise left out (a redelivery).
+ */
+export async function recordEvents(
+  tx: SqlQueryable,
+  events: readonly { id: string; type: string; created: number; outcome: BillingEventOutcome }[],
+): Promise<Set<string>> {
+  const { rows } = await tx.query<{ id: string }>(recordEventsStatement, [
+    JSON.stringify(
+      events.map(({ id, type, created, outcome }) => ({ id, type, created, outcome })),
+    ),
+  ])
+  return new Set(rows.map((row) => row.id))
+}
+
+// The rows of `ledgerInsert`, many at once: Kysely has no `jsonb_to_recordset` (console/traffic.ts
+// writes its batch the same way).
+const recordEventsStatement = `insert into public.billing_events (id, type, stripe_created_at, outcome)
+  select e.id, e.type, to_timestamp(e.created), e.outcome
+  from jsonb_to_recordset($1::jsonb) as e(id text, type text, created bigint, outcome text)
+  on conflict (id) do nothing
+  returning id`
+
 const recordStatement = reusableStatement(
   (values: {
     eventId: string

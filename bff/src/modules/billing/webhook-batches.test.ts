@@ -1,4 +1,5 @@
 import { webhookAckSchema } from '@tessera/contracts'
+import type { Sql } from '@tessera/db/sql'
 import type Stripe from 'stripe'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createLogger } from '../../platform/logger.ts'
@@ -149,6 +150,47 @@ describe('webhook batches', () => {
     expect(results.filter((r) => r.status === 'rejected').length).toBeGreaterThan(0)
     await expectStoredAsStripe(good.userId, good.subscriptionId)
     expect(await t.subscriptionRows(bad.userId)).toHaveLength(0)
+  })
+
+  it('records the deliveries that change nothing in one statement, each event once', async () => {
+    const statements: string[] = []
+    const sql: Sql = {
+      ...t.db,
+      transaction: (fn, options) =>
+        t.db.transaction(
+          (tx) =>
+            fn({
+              ...tx,
+              query: (text, params) => {
+                statements.push(text)
+                return tx.query(text, params)
+              },
+            }),
+          options,
+        ),
+    }
+    const applier = createWebhookBatcher({
+      sql,
+      stripe: t.clients.interactive,
+      logger: createLogger({ level: 'silent' }),
+    })
+    const first = applier.apply(filler())
+    const events = Array.from({ length: 5 }, filler)
+    const deliveries = [...events, events[0]!, events[3]!, events[0]!]
+    const results = await Promise.all([first, ...deliveries.map((e) => applier.apply(e))])
+    await applier.settled()
+    expect(results.slice(1).map((r) => r.outcome)).toEqual([
+      ...events.map(() => 'ignored'),
+      'duplicate',
+      'duplicate',
+      'duplicate',
+    ])
+    expect(statements).toHaveLength(1)
+    const ledger = await t.ledger()
+    for (const event of events) {
+      const rows = ledger.filter((row) => row.id === event.id)
+      expect(rows.map((row) => row.outcome)).toEqual(['ignored'])
+    }
   })
 
   it('answers a delivery as soon as nothing is in flight, alone', async () => {

@@ -4,7 +4,8 @@
 // that arrives when none is in flight starts one at once, so a lone delivery waits for nothing.
 //
 // What a delivery alone guarantees still holds: the ledger row comes first and a redelivery stops
-// there (in one batch, the second insert of an event finds the first's row), the customer's row is
+// there (in one batch, the second insert of an event finds the first's row; the deliveries that
+// are only recorded share one multi-row insert, which inserts an id once), the customer's row is
 // locked, and the deliveries of one customer (or of one event) run one after the other in arrival
 // order, each deciding on the rows the one before it left. Deliveries of different customers run
 // side by side, their statements interleaved on the connection. If anything in a batch fails,
@@ -19,9 +20,11 @@ import {
   orderKeyOf,
   prepareWebhookEvent,
 } from './webhooks.ts'
+import { recordEvents } from './store.ts'
 import type { EventEnvelope, PreparedEvent, WebhookDeps, WebhookResult } from './webhooks.ts'
 
 type Applicable = Exclude<PreparedEvent, { kind: 'answered' }>
+type Recorded = { waiting: Waiting; prepared: Extract<PreparedEvent, { kind: 'record' }> }
 
 interface Waiting {
   prepared: Applicable
@@ -78,10 +81,17 @@ export function createWebhookBatcher(
     )
 
   const together = async (batch: Waiting[]): Promise<boolean> => {
-    // Arrival order within a key; the keys side by side.
+    // Deliveries with effects: arrival order within a key, the keys side by side. Those that are
+    // only recorded (most of them: `invoice.*`, `customer.created`) go in one statement.
+    const records: Recorded[] = []
     const chains = new Map<string, Waiting[]>()
     for (const waiting of batch) {
-      const key = orderKeyOf(waiting.prepared)
+      const { prepared } = waiting
+      if (prepared.kind === 'record') {
+        records.push({ waiting, prepared })
+        continue
+      }
+      const key = orderKeyOf(prepared)
       const chain = chains.get(key)
       if (chain === undefined) chains.set(key, [waiting])
       else chain.push(waiting)
@@ -91,9 +101,24 @@ export function createWebhookBatcher(
       for (const waiting of chain)
         results.set(waiting, await applyPreparedEvent(deps, tx, waiting.prepared))
     }
+    const recordAll = async (tx: SqlQueryable): Promise<void> => {
+      if (records.length === 0) return
+      const inserted = await recordEvents(
+        tx,
+        records.map(({ prepared: { event, outcome } }) => ({ ...event, outcome })),
+      )
+      // The first delivery of an inserted id (in arrival order) is the one recorded.
+      for (const { waiting, prepared } of records) {
+        const first = inserted.delete(prepared.event.id)
+        results.set(waiting, { outcome: first ? prepared.outcome : 'duplicate', change: null })
+      }
+    }
     try {
       await deps.sql.transaction(async (tx) => {
-        const settled = await Promise.allSettled([...chains.values()].map((c) => runChain(tx, c)))
+        const settled = await Promise.allSettled([
+          recordAll(tx),
+          ...[...chains.values()].map((c) => runChain(tx, c)),
+        ])
         const failed = settled.find((outcome) => outcome.status === 'rejected')
         // Every chain has finished with the connection before the rollback is sent.
         if (failed !== undefined) throw failed.reason
