@@ -21,7 +21,7 @@ export function isPlainText(value: string): boolean {
 
 /**
  * The text rule as a zod check, for every user-supplied string of a request schema:
- * `z.string().trim().max(80).check(plainText())`. A string breaking it is refused, never stripped
+ * `z.string().check(z.trim(), z.maxLength(80), plainText())`. A string breaking it is refused, never stripped
  * (docs/errors.md, "Text is text").
  */
 export function plainText(message: string = PLAIN_TEXT_MESSAGE) {
