@@ -5,6 +5,7 @@ import federation from '@originjs/vite-plugin-federation'
 import react from '@vitejs/plugin-react'
 import type { Plugin as PostcssPlugin } from 'postcss'
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite'
+import { entryBudgetPlugin } from '@tessera/remote-build/entry-budget'
 import { semverMatcherStubPlugin } from '@tessera/remote-build/host-provided-shared'
 import { scopeCss } from '@tessera/remote-build/scope-css'
 import { readBuildEnv } from './build-env.ts'
@@ -20,6 +21,13 @@ const require = createRequire(import.meta.url)
 function versionOf(pkg: string): string {
   return (require(`${pkg}/package.json`) as { version: string }).version
 }
+
+/**
+ * The JS every cold page fetches from the host before anything shows (its entry and React),
+ * gzipped: 102 KiB when it was set (decision 046), React 67 of it. The monolith, which bundles the
+ * remotes, has no budget.
+ */
+const ENTRY_BUDGET_KIB = 110
 
 const federationModule = path.join(hostDir, 'src/features/remotes/federation.ts')
 const monolithModule = path.join(hostDir, 'src/features/remotes/federation-monolith.ts')
@@ -183,7 +191,15 @@ export default defineConfig({
     inlineFavicon(path.join(hostDir, 'public/favicon.svg')),
     ...(env.monolith
       ? [monolithFederation(), withoutRouteHints()]
-      : [semverMatcherStubPlugin(), federationPlugin(), preloadSharedModules()]),
+      : [
+          semverMatcherStubPlugin(),
+          federationPlugin(),
+          preloadSharedModules(),
+          entryBudgetPlugin({
+            budgetKiB: ENTRY_BUDGET_KIB,
+            setting: 'ENTRY_BUDGET_KIB in host/vite.config.ts',
+          }),
+        ]),
     precompress(),
   ],
   css: env.monolith ? { postcss: { plugins: [scopeRemoteCss()] } } : {},

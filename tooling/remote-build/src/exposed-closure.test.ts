@@ -1,21 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import type { Rollup } from 'vite'
 import { exposedClosure } from './exposed-closure.ts'
-
-function chunk(
-  fileName: string,
-  links: { name?: string; imports?: string[]; dynamicImports?: string[]; css?: string[] } = {},
-): Rollup.OutputChunk {
-  return {
-    type: 'chunk',
-    fileName,
-    name: links.name ?? fileName,
-    code: '',
-    imports: links.imports ?? [],
-    dynamicImports: links.dynamicImports ?? [],
-    viteMetadata: { importedCss: new Set(links.css ?? []), importedAssets: new Set() },
-  } as Rollup.OutputChunk
-}
+import { chunk } from './testing/fake-bundle.ts'
 
 describe('exposedClosure', () => {
   it('follows static imports from the exposed chunk, once each, and leaves lazy chunks out', () => {

@@ -2,37 +2,11 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { build, mergeConfig, type Rollup } from 'vite'
+import { build, mergeConfig } from 'vite'
 import { describe, expect, it } from 'vitest'
 import { defineRemoteConfig } from './define-remote-config.ts'
 import { firstRouteJs, overBudgetMessage } from './first-route-budget.ts'
-
-function chunk(
-  fileName: string,
-  links: {
-    name?: string
-    code?: string
-    imports?: string[]
-    dynamicImports?: string[]
-    modules?: Record<string, number>
-  } = {},
-): Rollup.OutputChunk {
-  return {
-    type: 'chunk',
-    fileName,
-    name: links.name ?? fileName,
-    code: links.code ?? `export const name = ${JSON.stringify(fileName)}`,
-    imports: links.imports ?? [],
-    dynamicImports: links.dynamicImports ?? [],
-    modules: Object.fromEntries(
-      Object.entries(links.modules ?? {}).map(([id, renderedLength]) => [id, { renderedLength }]),
-    ),
-    viteMetadata: { importedCss: new Set(), importedAssets: new Set() },
-  } as unknown as Rollup.OutputChunk
-}
-
-const bundleOf = (outputs: Rollup.OutputChunk[]): Rollup.OutputBundle =>
-  Object.fromEntries(outputs.map((output) => [output.fileName, output]))
+import { bundleOf, chunk } from './testing/fake-bundle.ts'
 
 describe('firstRouteJs', () => {
   it('counts the entry, the exposed module with its imports and its lazy pages, not what they load later', () => {

@@ -35,6 +35,20 @@ const isChunk = (output: Rollup.OutputAsset | Rollup.OutputChunk | undefined) =>
  */
 export function firstRouteJs(bundle: Rollup.OutputBundle): FirstRouteJs {
   const { chunks: exposed, lazy } = exposedClosure(bundle)
+  const js = staticJsOf(bundle, [REMOTE_ENTRY, ...exposed, ...lazy.chunks])
+  // originjs may emit the entry as an asset (its code written by the plugin, not bundled).
+  const entry = bundle[REMOTE_ENTRY]
+  if (entry?.type !== 'asset') return js
+  const gzipBytes = gzipSync(entry.source).byteLength
+  return {
+    ...js,
+    files: [{ fileName: REMOTE_ENTRY, gzipBytes }, ...js.files],
+    gzipBytes: js.gzipBytes + gzipBytes,
+  }
+}
+
+/** The JS chunks `roots` are and import statically, however deep, with their gzip sizes. */
+export function staticJsOf(bundle: Rollup.OutputBundle, roots: readonly string[]): FirstRouteJs {
   const files = new Set<string>()
   const addWithImports = (fileName: string): void => {
     const output = bundle[fileName]
@@ -42,18 +56,12 @@ export function firstRouteJs(bundle: Rollup.OutputBundle): FirstRouteJs {
     files.add(fileName)
     for (const imported of (output as Rollup.OutputChunk).imports) addWithImports(imported)
   }
-  addWithImports(REMOTE_ENTRY)
-  for (const fileName of [...exposed, ...lazy.chunks]) addWithImports(fileName)
+  for (const fileName of roots) addWithImports(fileName)
   const chunks = [...files].sort().map((fileName) => bundle[fileName] as Rollup.OutputChunk)
   const measured = chunks.map((chunk) => ({
     fileName: chunk.fileName,
     gzipBytes: gzipSync(chunk.code).byteLength,
   }))
-  // originjs may emit the entry as an asset (its code written by the plugin, not bundled).
-  const entry = bundle[REMOTE_ENTRY]
-  if (entry?.type === 'asset') {
-    measured.unshift({ fileName: REMOTE_ENTRY, gzipBytes: gzipSync(entry.source).byteLength })
-  }
   const modules = chunks
     .flatMap((chunk) =>
       Object.entries(chunk.modules).map(([id, module]) => ({
@@ -70,12 +78,25 @@ export function firstRouteJs(bundle: Rollup.OutputBundle): FirstRouteJs {
   }
 }
 
-const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`
+export const kib = (bytes: number): string => `${(bytes / 1024).toFixed(1)} KiB`
 
-/** The sentence a build over its budget fails with: the files, then the biggest modules. */
+/** The sentence a remote's build over its budget fails with: the files, the biggest modules. */
 export function overBudgetMessage(
   name: string,
   budgetKiB: number,
+  js: FirstRouteJs,
+  root: string,
+): string {
+  return budgetMessage(
+    `Remote "${name}": the JS of its first route is ${kib(js.gzipBytes)} gzipped, over its budget of ${budgetKiB} KiB (firstRouteBudgetKiB in its vite.config.ts).`,
+    js,
+    root,
+  )
+}
+
+/** `heading`, then the files and the biggest modules of `js`, then what to do. */
+export function budgetMessage(
+  heading: string,
   js: FirstRouteJs,
   root: string,
   listed = 10,
@@ -87,7 +108,7 @@ export function overBudgetMessage(
     return path.isAbsolute(clean) ? path.relative(root, clean) : clean
   }
   return [
-    `Remote "${name}": the JS of its first route is ${kib(js.gzipBytes)} gzipped, over its budget of ${budgetKiB} KiB (firstRouteBudgetKiB in its vite.config.ts).`,
+    heading,
     'Files (gzip):',
     ...js.files.map((file) => `  ${kib(file.gzipBytes).padStart(10)}  ${file.fileName}`),
     `Biggest modules (in the bundle, before minifying):`,
