@@ -37,8 +37,22 @@ describe('remote descriptors and snapshots', () => {
     ['a base path with two segments', { basePath: '/billing/plans' }],
     ['an unknown slot', { slots: ['footer'] }],
     ['a file hash that is not sha256', { files: [{ path: 'a.js', sha256: 'abc', bytes: 1 }] }],
+    ['a first read on another site', { firstReads: ['https://evil.example/api/x'] }],
+    ['a first read outside the API', { firstReads: ['/billing/invoices'] }],
+    ['a first read that climbs out of it', { firstReads: ['/api/../admin'] }],
+    ['a first read with markup in it', { firstReads: ['/api/x?a="><script>'] }],
   ])('refuse a descriptor with %s', (_what, change) => {
     expect(remoteDescriptorSchema.safeParse({ ...descriptor, ...change }).success).toBe(false)
+  })
+
+  it('accept the API reads its pages make first, with their queries', () => {
+    const firstReads = ['/api/assistant/conversations?limit=20', '/api/assistant/usage']
+    expect(remoteDescriptorSchema.parse({ ...descriptor, firstReads }).firstReads).toEqual(
+      firstReads,
+    )
+    expect(snapshotRemoteSchema.parse({ ...snapshotEntry, firstReads }).firstReads).toEqual(
+      firstReads,
+    )
   })
 
   it('accept slots filled for signed-in visitors only, when the remote fills them', () => {

@@ -22,6 +22,25 @@ export const publicPathsSchema = z
   .array(z.string().check(z.regex(/^\/[a-z0-9/-]*$/, 'must be a path like /plans')))
   .check(z.maxLength(20))
 
+/**
+ * The API reads a remote's pages make as soon as they show, for a signed-in visitor: paths on the
+ * app's own origin, under `/api/`, with their query, exactly as the page asks for them
+ * (`/api/assistant/conversations?limit=20`). A host page hints them, so they download alongside
+ * the remote's code instead of after it has run. A read the page does not make is a wasted request.
+ */
+export const firstReadsSchema = z
+  .array(
+    z.string().check(
+      z.maxLength(200),
+      z.regex(
+        /^\/api\/[A-Za-z0-9\-._~/]+(\?[A-Za-z0-9\-._~=&%]*)?$/,
+        'must be an API path on this site, like /api/assistant/usage',
+      ),
+      z.refine((path) => !path.includes('//') && !path.includes('/../'), 'must be a plain path'),
+    ),
+  )
+  .check(z.maxLength(10))
+
 export const navSchema = z.object({
   label: z.string().check(z.minLength(1), z.maxLength(40), plainText()),
   order: z.int(),
@@ -66,6 +85,8 @@ const descriptorFieldsSchema = z.object({
   signedInSlots: z.optional(z.array(z.enum(slotNames))),
   /** Pages visitors may open signed out; optional (absent: every page needs a session). */
   publicPaths: z.optional(publicPathsSchema),
+  /** What its pages read first for a signed-in visitor (a hint, optional: `firstReadsSchema`). */
+  firstReads: z.optional(firstReadsSchema),
   /**
    * Who the remote is for: `everyone` (the default) or `operators`, whose remote is left out of
    * everyone else's registry snapshot (contract minor 2, docs/decisions/023).

@@ -3,6 +3,7 @@ import {
   basePathSchema,
   navSchema,
   publicPathsSchema,
+  firstReadsSchema,
   remoteNameSchema,
   semverSchema,
 } from './descriptor.ts'
@@ -30,6 +31,8 @@ export const snapshotRemoteSchema = z.object({
   signedInSlots: z.optional(z.array(z.enum(slotNames))),
   /** Pages visitors may open without signing in (the descriptor's `publicPaths`). */
   publicPaths: z.optional(publicPathsSchema),
+  /** What its pages read first for a signed-in visitor (the descriptor's `firstReads`). */
+  firstReads: z.optional(firstReadsSchema),
   /** The last version known good, for the host's fallback when this one fails to load. */
   previous: z.nullable(remoteVersionRefSchema),
   /**

@@ -50,23 +50,34 @@ test('a route fetches only the remotes it shows: its own and the header slots', 
   ).toBe(3)
 })
 
-test('the session and the remotes are asked for by the page itself, once each', async ({
+test('the session, the remotes and the page’s first reads are asked for by the page itself, once each', async ({
   page,
 }) => {
-  // index.html preloads both (Chromium types a preload `other`, a script's read `fetch`), so they
-  // download with the host's code instead of after it; the host's own reads reuse those answers
-  // (a second request would mean the preload was wasted).
+  // index.html preloads the session and the remotes, the BFF the ai remote's `firstReads`
+  // (Chromium types a preload `other`, a script's read `fetch`), so they download with the code
+  // instead of after it; the host's and the remote's own reads reuse those answers (a second
+  // request of the same kind would mean a preload was wasted).
   const reads: string[] = []
   page.on('request', (request) => {
-    const { pathname } = new URL(request.url())
-    if (pathname === '/api/me' || pathname === '/api/remotes')
-      reads.push(`${pathname} ${request.resourceType()}`)
+    const { pathname, search } = new URL(request.url())
+    if (/^\/api\/(me|remotes|assistant\/(conversations|usage))$/.test(pathname))
+      reads.push(`${pathname}${search} ${request.resourceType()}`)
   })
   await page.goto('/assistant')
   await expect(
     page.locator('[data-tessera-remote="ai"]').getByRole('heading', { level: 1 }),
   ).toBeVisible()
-  expect(reads.sort()).toEqual(['/api/me other', '/api/remotes other'])
+  await page.waitForLoadState('networkidle')
+  const usage = (read: string) => read.startsWith('/api/assistant/usage')
+  expect(reads.filter((read) => !usage(read)).sort()).toEqual([
+    '/api/assistant/conversations?limit=20 other',
+    '/api/me other',
+    '/api/remotes other',
+  ])
+  // The header's meter and the page each read the usage: the first of them takes the hint, the
+  // other may read again.
+  expect(reads.filter(usage)[0]).toBe('/api/assistant/usage other')
+  expect(reads.filter(usage).slice(1)).not.toContain('/api/assistant/usage other')
 })
 
 test('a remote page fetches each of its files once: every hint is in the mode its code asks in', async ({

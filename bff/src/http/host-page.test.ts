@@ -250,6 +250,23 @@ describe('the page’s preload hints for the route’s remote', () => {
     )
   })
 
+  it('hints the reads a remote’s page makes first with a session cookie, never without one', async () => {
+    const reads = ['/api/billing/invoices?limit=10', '/api/billing/subscription']
+    const billing = { ...billingWithFiles, firstReads: reads }
+    const { app } = createTestApp({
+      registry: { remotes: [billing, auth] },
+      deps: { assets: page },
+    })
+    const head = await headOf(app, '/billing/invoices', signedIn)
+    expect(head).toContain(
+      '<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/billing/invoices?limit=10"><link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/billing/subscription">',
+    )
+    // A visitor is sent to sign in: nothing of billing, and no read that would answer 401.
+    expect(await headOf(app, '/billing/invoices')).not.toContain('as="fetch"')
+    // Another remote's page does not read billing's data.
+    expect(await headOf(app, '/auth/profile', signedIn)).not.toContain('/api/billing')
+  })
+
   it('adds nothing on a page no remote owns, and no inline script the CSP would refuse', async () => {
     const { app } = createTestApp({
       registry: { remotes: [billingWithFiles] },

@@ -93,7 +93,7 @@ export async function hostPage(
   const hinted = deps.readPublicSnapshot === undefined ? snapshot : await deps.readPublicSnapshot()
   const html = withRouteHints(
     template,
-    routeHints(c.req.path, hinted, { signedOut: deps.signedOut === true }),
+    routeHints(c.req.path, hinted, { signedOut: deps.signedOut }),
   )
   const headers = new Headers({
     'Content-Type': 'text/html; charset=UTF-8',
@@ -125,7 +125,8 @@ function scriptHashesOf(html: string): Promise<string[]> {
  * mode is not reused, and the file is fetched twice).
  */
 export interface PreloadHint {
-  rel: 'modulepreload' | 'preload'
+  /** `fetch`: an API read of the page (`firstReads`), asked with the session's cookie. */
+  rel: 'modulepreload' | 'preload' | 'fetch'
   href: string
   /** A stylesheet Vite's preload helper adds (a route chunk's): it asks in CORS mode. */
   cors?: true
@@ -145,7 +146,9 @@ export interface PreloadHint {
  *
  * `signedOut` (the request has no session cookie): a page that needs a session sends the visitor
  * to the sign-in page (the host's route guard, by the contracts' `openToVisitors`), so that page's
- * files are hinted instead.
+ * files are hinted instead. With a session cookie (`signedOut: false`), the remote's `firstReads`
+ * are hinted too: the page's data downloads with its code (a read that answers 401 is what the
+ * page would have been told anyway).
  */
 export function routeHints(
   path: string,
@@ -175,6 +178,8 @@ export function routeHints(
   // route chunk's with `crossorigin`.
   add(remote.preload ?? [], false)
   add(remote.routePreload ?? [], true)
+  if (options.signedOut === false)
+    for (const read of remote.firstReads ?? []) hints.push({ rel: 'fetch', href: read })
   return hints
 }
 
@@ -210,7 +215,9 @@ export function withRouteHints(html: string, hints: readonly PreloadHint[]): str
     .map((hint) =>
       hint.rel === 'modulepreload'
         ? `<link rel="modulepreload" crossorigin href="${escapeAttribute(hint.href)}">`
-        : `<link rel="preload" as="style"${hint.cors === true ? ' crossorigin' : ''} href="${escapeAttribute(hint.href)}">`,
+        : hint.rel === 'fetch'
+          ? `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${escapeAttribute(hint.href)}">`
+          : `<link rel="preload" as="style"${hint.cors === true ? ' crossorigin' : ''} href="${escapeAttribute(hint.href)}">`,
     )
     .join('')
   return `${page.slice(0, end)}${links}${page.slice(end)}`

@@ -30,6 +30,11 @@ export interface RemoteBuildOptions {
   /** Pages visitors may open signed out, under `basePath` (`/plans`); default: none. */
   publicPaths?: string[]
   /**
+   * The API reads its pages make as soon as they show for a signed-in visitor, exactly as asked
+   * (`/api/assistant/conversations?limit=20`): a host page hints them with the remote's code.
+   */
+  firstReads?: string[]
+  /**
    * The remote's own API, which the BFF serves at `/api/plugins/<name>` from the upstream the
    * operator maps (`PLUGIN_UPSTREAMS`): written to the descriptor, where publish and the registry
    * read it. Absent: the remote has no API.
@@ -158,6 +163,7 @@ export function defineRemoteConfig(options: RemoteBuildOptions): UserConfig {
         slots: options.slots,
         ...(options.signedInSlots ? { signedInSlots: options.signedInSlots } : {}),
         ...(options.publicPaths ? { publicPaths: options.publicPaths } : {}),
+        ...(options.firstReads ? { firstReads: options.firstReads } : {}),
         ...(options.api ? { api: { path: options.api.path } } : {}),
         ...(options.audience ? { audience: options.audience } : {}),
         shared: { react: reactVersion, 'react-dom': reactDomVersion },

@@ -22,6 +22,7 @@ export interface RemoteFacts {
   slots: SlotName[]
   signedInSlots?: SlotName[]
   publicPaths?: string[]
+  firstReads?: string[]
   /** Versions of the shared singletons the build was made against. */
   shared: Record<string, string>
   /** The remote's own API through the BFF (`/api/plugins/<name>`); absent: it has none. */
@@ -74,6 +75,7 @@ export function buildDescriptor(
     slots: facts.slots,
     ...(facts.signedInSlots ? { signedInSlots: facts.signedInSlots } : {}),
     ...(facts.publicPaths ? { publicPaths: facts.publicPaths } : {}),
+    ...(facts.firstReads ? { firstReads: facts.firstReads } : {}),
     entry: REMOTE_ENTRY,
     shared: facts.shared,
     files,

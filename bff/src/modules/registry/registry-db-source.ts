@@ -40,6 +40,7 @@ export function snapshotEntryOf(
       slots: descriptor.slots,
       ...(descriptor.signedInSlots ? { signedInSlots: descriptor.signedInSlots } : {}),
       ...(descriptor.publicPaths ? { publicPaths: descriptor.publicPaths } : {}),
+      ...(descriptor.firstReads ? { firstReads: descriptor.firstReads } : {}),
       previous: null,
       ...(descriptor.preload
         ? { preload: descriptor.preload.map((file) => `${base}/${file}`) }
