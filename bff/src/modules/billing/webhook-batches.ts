@@ -20,7 +20,7 @@ import {
   orderKeyOf,
   prepareWebhookEvent,
 } from './webhooks.ts'
-import { recordEvents } from './store.ts'
+import { recordEvents } from './ledger.ts'
 import type { EventEnvelope, PreparedEvent, WebhookDeps, WebhookResult } from './webhooks.ts'
 
 type Applicable = Exclude<PreparedEvent, { kind: 'answered' }>

@@ -7,11 +7,10 @@ import type Stripe from 'stripe'
 import { z } from 'zod/mini'
 import type { BillingEventOutcome, BillingSubscriptionRow } from '../../platform/db/schema.ts'
 import type { Logger } from '../../platform/logger.ts'
+import { recordEvent, settleEvent } from './ledger.ts'
 import {
-  recordEvent,
   recordEventAndLockCustomer,
   saveSubscriptionForEvent,
-  settleEvent,
   subscriptionsOfUser,
 } from './store.ts'
 import { isStripeMissing } from './stripe-client.ts'
