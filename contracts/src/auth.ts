@@ -18,19 +18,27 @@ export { DISPLAY_NAME_MAX_LENGTH, PASSWORD_MAX_BYTES, PASSWORD_MIN_LENGTH }
 // something other than what it is).
 const notInDisplayName = /[\t\n\r\u0080-\u009f\u202a-\u202e\u2066-\u2069]/u
 
-/** An email address as people type it: trimmed and lowercased before it is checked. */
-export const emailSchema = z.pipe(
-  z
-    .string({ error: 'Enter your email address.' })
-    .check(
-      z.trim(),
-      z.toLowerCase(),
-      plainText('An email address cannot contain control characters.'),
-    ),
-  z
-    .email({ error: 'Enter a valid email address, like name@example.com.' })
-    .check(z.maxLength(255, 'An email address can have at most 255 characters.')),
-)
+/**
+ * An email address as people type it: trimmed and lowercased before it is checked; `missing` is
+ * the sentence for no address at all.
+ */
+export function emailAddressSchema(missing: string) {
+  return z.pipe(
+    z
+      .string({ error: missing })
+      .check(
+        z.trim(),
+        z.toLowerCase(),
+        plainText('An email address cannot contain control characters.'),
+      ),
+    z
+      .email({ error: 'Enter a valid email address, like name@example.com.' })
+      .check(z.maxLength(255, 'An email address can have at most 255 characters.')),
+  )
+}
+
+/** The person's own email address. */
+export const emailSchema = emailAddressSchema('Enter your email address.')
 
 /** Any password (signing in): present and encodable, nothing about its strength. */
 export const passwordSchema = z.string({ error: 'Enter your password.' }).check(

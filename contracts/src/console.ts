@@ -8,6 +8,7 @@
 import { z } from 'zod/mini'
 import { channelStateSchema, deployEventKinds, type DeployChannel } from './deploy.ts'
 import { remoteDescriptorSchema, remoteNameSchema, semverSchema } from './descriptor.ts'
+import { emailAddressSchema } from './auth.ts'
 import { plainText } from './text.ts'
 
 /**
@@ -257,20 +258,8 @@ export type OperatorsResponse = z.infer<typeof operatorsResponseSchema>
  * `npm run operators -- grant <email>`). The person must have signed up.
  */
 export const grantOperatorBodySchema = z.strictObject({
-  // auth.ts's emailSchema's rules (trimmed, lowercased, one line), but about someone else's
-  // account: its missing-field sentence says "your".
-  email: z.pipe(
-    z
-      .string({ error: 'Enter the email address of the account.' })
-      .check(
-        z.trim(),
-        z.toLowerCase(),
-        plainText('An email address cannot contain control characters.'),
-      ),
-    z
-      .email({ error: 'Enter a valid email address, like name@example.com.' })
-      .check(z.maxLength(255, 'An email address can have at most 255 characters.')),
-  ),
+  // Someone else's account: auth.ts's `emailSchema` says "your" when the address is missing.
+  email: emailAddressSchema('Enter the email address of the account.'),
 })
 export type GrantOperatorBody = z.infer<typeof grantOperatorBodySchema>
 

@@ -55,29 +55,24 @@ const storageLocation = z.pipe(
     return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
   }),
 )
-const storageLocationList = z.pipe(
-  z.pipe(
-    z.string(),
-    z.transform((value) =>
-      value
-        .split(',')
-        .map((item) => item.trim())
-        .filter((item) => item !== ''),
-    ),
+/** A comma-separated setting as its items, trimmed, the empty ones left out. */
+const commaSeparated = z.pipe(
+  z.string(),
+  z.transform((value) =>
+    value
+      .split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== ''),
   ),
+)
+
+const storageLocationList = z.pipe(
+  commaSeparated,
   z.array(storageLocation).check(z.minLength(1, 'must list at least one origin')),
 )
 
 const originList = z.pipe(
-  z.pipe(
-    z.string(),
-    z.transform((value) =>
-      value
-        .split(',')
-        .map((item) => item.trim())
-        .filter((item) => item !== ''),
-    ),
-  ),
+  commaSeparated,
   z.array(origin).check(z.minLength(1, 'must list at least one origin')),
 )
 

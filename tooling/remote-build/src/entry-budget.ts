@@ -1,5 +1,5 @@
 import type { Plugin, Rollup } from 'vite'
-import { budgetMessage, kib, staticJsOf } from './first-route-budget.ts'
+import { budgetMessage, jsBudgetPlugin, kib, staticJsOf } from './first-route-budget.ts'
 import type { FirstRouteJs } from './first-route-budget.ts'
 
 /** The JS every cold page of an app loads first: its entry chunks and what they import statically. */
@@ -16,30 +16,16 @@ export function entryJs(bundle: Rollup.OutputBundle): FirstRouteJs {
  * full build creeping back in, a page that should be lazy); within budget it says how much it used.
  */
 export function entryBudgetPlugin(options: { budgetKiB: number; setting: string }): Plugin {
-  let root = ''
-  return {
+  return jsBudgetPlugin({
     name: 'tessera:entry-budget',
-    apply: 'build',
-    configResolved(config) {
-      root = config.root
-    },
-    generateBundle: {
-      order: 'post',
-      handler(_options, bundle) {
-        const js = entryJs(bundle)
-        if (js.gzipBytes > options.budgetKiB * 1024) {
-          this.error(
-            budgetMessage(
-              `The JS every cold page loads first is ${kib(js.gzipBytes)} gzipped, over its budget of ${options.budgetKiB} KiB (${options.setting}).`,
-              js,
-              root,
-            ),
-          )
-        }
-        this.info(
-          `entry: ${kib(js.gzipBytes)} of JS gzipped, budget ${options.budgetKiB} KiB (${js.files.length} files)`,
-        )
-      },
-    },
-  }
+    label: 'entry',
+    budgetKiB: options.budgetKiB,
+    measure: entryJs,
+    overBudget: (js, root) =>
+      budgetMessage(
+        `The JS every cold page loads first is ${kib(js.gzipBytes)} gzipped, over its budget of ${options.budgetKiB} KiB (${options.setting}).`,
+        js,
+        root,
+      ),
+  })
 }

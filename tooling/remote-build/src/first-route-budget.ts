@@ -119,14 +119,26 @@ export function budgetMessage(
   ].join('\n')
 }
 
+/** What a JS budget measures, and what it says. */
+export interface JsBudget {
+  /** The plugin's name. */
+  name: string
+  /** What it counts, in the line a build within budget prints: `first route`, `entry`. */
+  label: string
+  budgetKiB: number
+  measure(bundle: Rollup.OutputBundle): FirstRouteJs
+  /** The sentence a build over budget fails with (`budgetMessage`). */
+  overBudget(js: FirstRouteJs, root: string): string
+}
+
 /**
- * Vite plugin: fails the build when the first route's JS (`firstRouteJs`), gzipped, is over
- * `budgetKiB`, listing the files and the biggest modules; within budget it says how much it used.
+ * Vite plugin: fails the build when the JS `budget.measure` counts, gzipped, is over its budget,
+ * listing the files and the biggest modules; within budget it says how much it used.
  */
-export function firstRouteBudgetPlugin(options: { name: string; budgetKiB: number }): Plugin {
+export function jsBudgetPlugin(budget: JsBudget): Plugin {
   let root = ''
   return {
-    name: 'tessera:first-route-budget',
+    name: budget.name,
     apply: 'build',
     configResolved(config) {
       root = config.root
@@ -134,14 +146,23 @@ export function firstRouteBudgetPlugin(options: { name: string; budgetKiB: numbe
     generateBundle: {
       order: 'post',
       handler(_options, bundle) {
-        const js = firstRouteJs(bundle)
-        if (js.gzipBytes > options.budgetKiB * 1024) {
-          this.error(overBudgetMessage(options.name, options.budgetKiB, js, root))
-        }
+        const js = budget.measure(bundle)
+        if (js.gzipBytes > budget.budgetKiB * 1024) this.error(budget.overBudget(js, root))
         this.info(
-          `first route: ${kib(js.gzipBytes)} of JS gzipped, budget ${options.budgetKiB} KiB (${js.files.length} files)`,
+          `${budget.label}: ${kib(js.gzipBytes)} of JS gzipped, budget ${budget.budgetKiB} KiB (${js.files.length} files)`,
         )
       },
     },
   }
+}
+
+/** The remote's first-route budget (`firstRouteJs`, `firstRouteBudgetKiB`). */
+export function firstRouteBudgetPlugin(options: { name: string; budgetKiB: number }): Plugin {
+  return jsBudgetPlugin({
+    name: 'tessera:first-route-budget',
+    label: 'first route',
+    budgetKiB: options.budgetKiB,
+    measure: firstRouteJs,
+    overBudget: (js, root) => overBudgetMessage(options.name, options.budgetKiB, js, root),
+  })
 }

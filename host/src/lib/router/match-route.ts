@@ -1,4 +1,4 @@
-import { normalisePath, subPathOf } from '@tessera/contracts'
+import { normalisePath, remoteOwning, subPathOf } from '@tessera/contracts'
 import type { RegistrySnapshot, SnapshotRemote } from '@tessera/contracts'
 
 /** Pages the host draws itself, open to everyone, at fixed paths no remote can take. */
@@ -57,7 +57,7 @@ export function matchRoute(
     const subPath = subPathOf(path, remote.basePath)
     if (subPath !== null) return { kind: 'remote', remote, subPath }
   }
-  const denied = restricted.find((entry) => subPathOf(path, entry.basePath) !== null)
+  const denied = remoteOwning(path, restricted)
   if (denied) return { kind: 'not-allowed', pathname: path, remote: denied.name }
   return { kind: 'not-found', pathname: path }
 }
