@@ -18,7 +18,7 @@ import {
   type RemoteDescriptor,
 } from '@tessera/contracts'
 import { uniqueEmail } from '@tessera/emulators/supabase/test-support'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { remoteEntry } from '../../testing/app.ts'
 import { databaseSetupTimeout, jsonOf, startIdentityTestApp } from '../../testing/identity.ts'
 import type { IdentityTestApp, TestBrowser } from '../../testing/identity.ts'
@@ -248,8 +248,19 @@ describe('the console for an operator', () => {
       message: 'boom',
     })
     expect(report.status).toBe(202)
-    const body = consoleRemotesResponseSchema.parse(
-      await jsonOf(await operator.get('/api/console/remotes')),
+    // The count is written beside the answer, not before it (a slow database must not hold the
+    // report), so with a pool of connections it may land just after the 202 (a clean-clone run
+    // on a PostgreSQL server read it first once).
+    const body = await vi.waitFor(
+      async () => {
+        const read = consoleRemotesResponseSchema.parse(
+          await jsonOf(await operator.get('/api/console/remotes')),
+        )
+        const pay = read.remotes.find((remote) => remote.name === 'pay')?.traffic[0]
+        expect(pay?.errorsPerMinute.some((reports) => reports > 0)).toBe(true)
+        return read
+      },
+      { timeout: 5000, interval: 20 },
     )
     const traffic = body.remotes.find((remote) => remote.name === 'pay')?.traffic[0]
     expect(traffic?.version).toBe('1.0.0')
