@@ -1,6 +1,6 @@
 /**
  * The API reads the assistant's page makes as soon as it shows (its conversations and the usage
- * figures, which the header's meter reads too, first), exactly as it asks for them: the
+ * figures, one read shared with the header's meter), exactly as it asks for them: the
  * descriptor's `firstReads`, which a host page hints so they download with the remote's code.
  * A test renders the page and compares.
  */

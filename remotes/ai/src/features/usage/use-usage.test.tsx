@@ -75,6 +75,68 @@ describe('useUsage', () => {
   })
 })
 
+describe('useUsage in several mounts of one page (the header’s meter and the page)', () => {
+  const usageReads = (bff: ReturnType<typeof fakeAssistantBff>) =>
+    bff.calls.filter((call) => call.path.endsWith('/usage')).length
+
+  function mountTwice(bff = fakeAssistantBff()) {
+    const platform = assistantPlatform(bff)
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <PlatformProvider platform={platform}>{children}</PlatformProvider>
+    )
+    const meter = renderHook(() => useUsage(), { wrapper })
+    const page = renderHook(() => useUsage(), { wrapper })
+    return { platform, bff, wrapper, meter, page }
+  }
+
+  it('reads the month once for both, and both follow the live events', async () => {
+    const { platform, bff, meter, page } = mountTwice()
+    await waitFor(() =>
+      expect(page.result.current.state).toMatchObject({ usage: { used: 12_400 } }),
+    )
+    expect(meter.result.current.state).toMatchObject({ usage: { used: 12_400 } })
+    expect(usageReads(bff)).toBe(1)
+    act(() => platform.emit({ type: 'assistant.usage', data: { ...month, used: 20_000 } }))
+    expect(meter.result.current.state).toMatchObject({ usage: { used: 20_000 } })
+    expect(page.result.current.state).toMatchObject({ usage: { used: 20_000 } })
+  })
+
+  it('shares a page that mounts later what the meter read, and reads once on a reconnect', async () => {
+    const bff = fakeAssistantBff()
+    const platform = assistantPlatform(bff)
+    const wrapper = ({ children }: { children: ReactNode }) => (
+      <PlatformProvider platform={platform}>{children}</PlatformProvider>
+    )
+    const meter = renderHook(() => useUsage(), { wrapper })
+    await waitFor(() => expect(meter.result.current.state).toMatchObject({ status: 'ready' }))
+    const page = renderHook(() => useUsage(), { wrapper })
+    expect(page.result.current.state).toMatchObject({ usage: { used: 12_400 } })
+    expect(usageReads(bff)).toBe(1)
+    bff.usage.used = 30_000
+    act(() => platform.setEventStatus('reconnecting'))
+    act(() => platform.setEventStatus('open'))
+    await waitFor(() =>
+      expect(page.result.current.state).toMatchObject({ usage: { used: 30_000 } }),
+    )
+    expect(meter.result.current.state).toMatchObject({ usage: { used: 30_000 } })
+    expect(usageReads(bff)).toBe(2)
+  })
+
+  it('reads again for the next mount once every mount has gone (no one heard the events)', async () => {
+    const { bff, wrapper, meter, page } = mountTwice()
+    await waitFor(() => expect(page.result.current.state).toMatchObject({ status: 'ready' }))
+    meter.unmount()
+    page.unmount()
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    bff.usage.used = 31_000
+    const next = renderHook(() => useUsage(), { wrapper })
+    await waitFor(() =>
+      expect(next.result.current.state).toMatchObject({ usage: { used: 31_000 } }),
+    )
+    expect(usageReads(bff)).toBe(2)
+  })
+})
+
 describe('usageLevel', () => {
   it('turns high from 80 % and reached at the limit', () => {
     expect(usageLevel({ ...month, used: 10_000 })).toEqual({ ratio: 0.2, level: 'ok' })
