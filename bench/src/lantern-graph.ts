@@ -4,7 +4,8 @@
  * its optimistic graph, requests and main-thread tasks by start time. With `--without <regex>`
  * it first takes the requests whose URL matches out of the devtools log and the trace (in a copy
  * of the folder), to see what each one costs the estimate:
- * `npx tsx bench/src/lantern-graph.ts <artifacts dir> <url> [--cookie "<a=b>"] [--without "<regex>"]`.
+ * `npx tsx bench/src/lantern-graph.ts <artifacts dir> <url> [--cookie "<a=b>"] [--without "<regex>"]
+ * [--graph pessimistic]`. Lighthouse's LCP is the mean of its optimistic and pessimistic graphs.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -31,6 +32,10 @@ const option = (name: string): string | undefined => {
 }
 const cookie = option('--cookie')
 const without = option('--without')
+/** Which of the LCP's two graphs to print: `optimistic` (the default) or `pessimistic`. */
+const graph = option('--graph') ?? 'optimistic'
+/** Whose graph: `LargestContentfulPaint` (the default) or `FirstContentfulPaint` (LCP is never below it). */
+const metric = option('--metric') ?? 'LargestContentfulPaint'
 
 /** A copy of the artifacts without the requests whose URL matches `pattern`. */
 function withoutRequests(source: string, pattern: RegExp): string {
@@ -70,9 +75,10 @@ try {
     ...(cookie === undefined ? {} : { extraHeaders: { Cookie: cookie } }),
   })
   const lcp = result?.lhr.audits['largest-contentful-paint']?.numericValue ?? Number.NaN
-  console.log(`simulated LCP ${Math.round(lcp)} ms`)
+  const fcp = result?.lhr.audits['first-contentful-paint']?.numericValue ?? Number.NaN
+  console.log(`simulated LCP ${Math.round(lcp)} ms, FCP ${Math.round(fcp)} ms`)
   for (const [label, timings] of Lantern.Simulation.Simulator.allNodeTimings) {
-    if (label !== 'optimisticLargestContentfulPaint') continue
+    if (label !== `${graph}${metric}`) continue
     const rows = [...timings.entries()].map(([node, timing]) => ({
       start: timing.startTime,
       end: timing.endTime,

@@ -1,4 +1,4 @@
-import { z } from 'zod/mini'
+import type { z } from 'zod/mini'
 import { PASSWORD_MIN_LENGTH } from '@tessera/contracts/auth-limits'
 import type * as fieldSchemas from './field-schemas.ts'
 
@@ -39,8 +39,7 @@ function firstProblem(
   value: string,
 ): string | null {
   if (schemas === null) return null
-  const parsed = z.safeParse(pick(schemas), value)
-  return parsed.success ? null : (parsed.error.issues[0]?.message ?? 'This is not valid.')
+  return schemas.firstMessage(pick(schemas), value)
 }
 
 export const checkEmail = (value: string) =>
