@@ -80,13 +80,17 @@ test('the session, the remotes and the page’s first reads are asked for by the
 test('a remote page fetches each of its files once: every hint is in the mode its code asks in', async ({
   page,
 }) => {
-  // The BFF hints the route's files in the page (routeHints). A hint in another CORS mode than
-  // the request that follows is not reused: the file would be fetched a second time.
+  // The BFF hints the route's files, and the host's own, in the page and in its Link header
+  // (routeHints, linkHeader). A hint in another CORS mode than the request that follows is not
+  // reused: the file would be fetched a second time.
   const fetched: string[] = []
   page.on('request', (request) => {
-    if (request.url().startsWith(e2eStack.cdnUrl)) fetched.push(request.url())
+    const url = request.url()
+    if (url.startsWith(e2eStack.cdnUrl) || new URL(url).pathname.startsWith('/assets/'))
+      fetched.push(url)
   })
-  await page.goto('/assistant')
+  const response = await page.goto('/assistant')
+  expect(response?.headers()['link']).toContain('rel=modulepreload')
   await expect(
     page.locator('[data-tessera-remote="ai"]').getByRole('heading', { level: 1 }),
   ).toBeVisible()

@@ -4,6 +4,7 @@ import type { Context } from 'hono'
 import { describe, expect, it } from 'vitest'
 import {
   acceptsOnlyJson,
+  linkHeader,
   ROUTE_HINTS_MARKER,
   routeHints,
   withRouteHints,
@@ -225,6 +226,51 @@ describe('the page’s preload hints for the route’s remote', () => {
     const authHead = await headOf(app, '/auth/sign-in')
     expect(authHead).toContain(`href="${auth.entryUrl}"`)
     expect(authHead).not.toContain('billing')
+  })
+
+  it('sends the page’s first files in a Link header too, each in the mode the page asks in', async () => {
+    const viteHead = [
+      '<link rel="icon" href="data:image/svg+xml,x" type="image/svg+xml" />',
+      '<link rel="preload" href="/api/me" as="fetch" crossorigin="use-credentials" />',
+      ROUTE_HINTS_MARKER,
+      '<script type="module" crossorigin src="/assets/index-1.js"></script>',
+      '<link rel="modulepreload" crossorigin href="/assets/react-1.js">',
+      '<link rel="stylesheet" crossorigin href="/assets/index-1.css">',
+      '<link rel="modulepreload" href="https://elsewhere.example/x.js">',
+      '<link rel="preload" as="style" href="//elsewhere.example/y.css">',
+    ].join('')
+    const vite: HostAssets = {
+      indexHtml: async () => `<!doctype html><html><head>${viteHead}</head><body></body></html>`,
+      serve: async (_c: Context) => null,
+    }
+    const reads = ['/api/billing/subscription']
+    const { app } = createTestApp({
+      registry: { remotes: [{ ...billingWithFiles, firstReads: reads }, auth] },
+      deps: { assets: vite },
+    })
+    const response = await app.request('/billing', {
+      headers: { accept: 'text/html', cookie: signedIn },
+    })
+    // The code first (the longest downloads), then the styles, then the reads; the host's own
+    // files, on its origin only, then the route's.
+    expect(response.headers.get('link')?.split(', ')).toEqual([
+      '</assets/index-1.js>; rel=modulepreload',
+      '</assets/react-1.js>; rel=modulepreload',
+      `<${cdn}/remoteEntry.js>; rel=modulepreload`,
+      `<${cdn}/__federation_expose_Plugin-a1.js>; rel=modulepreload`,
+      '</assets/index-1.css>; rel=preload; as=style; crossorigin',
+      `<${cdn}/__federation_expose_Plugin-a1.css>; rel=preload; as=style`,
+      '</api/me>; rel=preload; as=fetch; crossorigin=use-credentials',
+      '</api/billing/subscription>; rel=preload; as=fetch; crossorigin=use-credentials',
+    ])
+    // A page no remote owns still gets the host's own; the header and the page agree.
+    const home = await app.request('/', { headers: { accept: 'text/html' } })
+    expect(home.headers.get('link')).toBe(
+      '</assets/index-1.js>; rel=modulepreload, </assets/react-1.js>; rel=modulepreload, </assets/index-1.css>; rel=preload; as=style; crossorigin, </api/me>; rel=preload; as=fetch; crossorigin=use-credentials',
+    )
+    expect(linkHeader('<html><body><script type="module" src="/x.js"></script></body>', [])).toBe(
+      '',
+    )
   })
 
   it('hints the sign-in page’s files to a visitor without a session, whom the host sends there', async () => {

@@ -91,10 +91,8 @@ export async function hostPage(
   const snapshot = await deps.readSnapshot()
   const csp = buildHostCsp(remoteOrigins(snapshot), await scriptHashesOf(template))
   const hinted = deps.readPublicSnapshot === undefined ? snapshot : await deps.readPublicSnapshot()
-  const html = withRouteHints(
-    template,
-    routeHints(c.req.path, hinted, { signedOut: deps.signedOut }),
-  )
+  const hints = routeHints(c.req.path, hinted, { signedOut: deps.signedOut })
+  const html = withRouteHints(template, hints)
   const headers = new Headers({
     'Content-Type': 'text/html; charset=UTF-8',
     'Content-Security-Policy': csp,
@@ -102,6 +100,8 @@ export async function hostPage(
     // The policy depends on the viewer's cookies (overrides, canary share): never share one copy.
     Vary: 'Cookie',
   })
+  const link = linkHeader(template, hints)
+  if (link !== '') headers.set('Link', link)
   varyOnEncoding(headers)
   if (preferredEncoding(c, ['gzip']) === 'gzip') {
     const body = await gzipped(html)
@@ -221,6 +221,72 @@ export function withRouteHints(html: string, hints: readonly PreloadHint[]): str
     )
     .join('')
   return `${page.slice(0, end)}${links}${page.slice(end)}`
+}
+
+/** A `<link>` or module `<script>` of the host's own head, as the page asks for its file. */
+interface PageFile {
+  href: string
+  /** `rel` and its parameters, as a `Link` header writes them (`rel=modulepreload`). */
+  params: string
+}
+
+/**
+ * The files the host's page asks for from its head, on its own origin: its module script and
+ * modulepreloads, its stylesheet, its API reads, each in the mode the page asks in (a hint in
+ * another mode would not be reused). Read once per text of the page.
+ */
+function pageFilesOf(template: string): PageFile[] {
+  if (pageFiles?.template === template) return pageFiles.files
+  const head = template.slice(0, Math.max(0, template.indexOf('</head>')))
+  const files: PageFile[] = []
+  for (const [, tag = '', attributes = ''] of head.matchAll(/<(link|script)\b([^>]*)>/gi)) {
+    const attribute = (name: string): string | undefined => {
+      const match = new RegExp(`\\s${name}(?:="([^"]*)")?(?=[\\s/]|$)`, 'i').exec(attributes)
+      return match === null ? undefined : (match[1] ?? '')
+    }
+    const href = tag.toLowerCase() === 'script' ? attribute('src') : attribute('href')
+    // Same-origin paths only (`/assets/…`, `/api/me`): never another origin's, never `//host`.
+    if (href === undefined || !href.startsWith('/') || href.startsWith('//')) continue
+    const crossorigin = attribute('crossorigin')
+    const cors =
+      crossorigin === undefined ? '' : `; crossorigin${crossorigin === '' ? '' : `=${crossorigin}`}`
+    const rel = attribute('rel')
+    if (tag.toLowerCase() === 'script') {
+      if (attribute('type') === 'module') files.push({ href, params: 'rel=modulepreload' })
+    } else if (rel === 'modulepreload') files.push({ href, params: 'rel=modulepreload' })
+    else if (rel === 'stylesheet') files.push({ href, params: `rel=preload; as=style${cors}` })
+    else if (rel === 'preload' && attribute('as') === 'fetch')
+      files.push({ href, params: `rel=preload; as=fetch${cors}` })
+  }
+  pageFiles = { template, files }
+  return files
+}
+let pageFiles: { template: string; files: PageFile[] } | null = null
+
+/**
+ * The page's first files as a `Link` header: the host's own (its head) and the route's hints, so
+ * the browser starts them as soon as the response's head arrives, before it has parsed a byte of
+ * the page, and a CDN in front may send them ahead as 103 Early Hints. The page keeps its
+ * `<link>`s for whatever drops the header; either way each file is fetched once.
+ */
+export function linkHeader(template: string, hints: readonly PreloadHint[]): string {
+  const files: PageFile[] = [...pageFilesOf(template)]
+  for (const hint of hints) {
+    const params =
+      hint.rel === 'modulepreload'
+        ? 'rel=modulepreload'
+        : hint.rel === 'fetch'
+          ? 'rel=preload; as=fetch; crossorigin=use-credentials'
+          : `rel=preload; as=style${hint.cors === true ? '; crossorigin' : ''}`
+    files.push({ href: hint.href, params })
+  }
+  // The code first (the longest downloads, React's above all), then the styles, then the reads.
+  const order = ({ params }: PageFile) =>
+    params === 'rel=modulepreload' ? 0 : params.includes('as=style') ? 1 : 2
+  return files
+    .sort((a, b) => order(a) - order(b))
+    .map(({ href, params }) => `<${href}>; ${params}`)
+    .join(', ')
 }
 
 /**
