@@ -367,6 +367,8 @@ describe('the page’s preload hints for the route’s remote', () => {
   it('adds none to a page without the marker (a host that loads no remote code)', async () => {
     const { app } = createTestApp({ registry: { remotes: [billingWithFiles] }, deps: { assets } })
     expect(await headOf(app, '/billing')).not.toContain('modulepreload')
+    const response = await app.request('/billing', { headers: { accept: 'text/html' } })
+    expect(response.headers.get('link')).toBeNull()
     expect(withRouteHints('<head></head>', routeHints('/billing', { remotes: [billing] }))).toBe(
       '<head></head>',
     )

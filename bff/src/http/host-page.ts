@@ -91,7 +91,10 @@ export async function hostPage(
   const snapshot = await deps.readSnapshot()
   const csp = buildHostCsp(remoteOrigins(snapshot), await scriptHashesOf(template))
   const hinted = deps.readPublicSnapshot === undefined ? snapshot : await deps.readPublicSnapshot()
-  const hints = routeHints(c.req.path, hinted, { signedOut: deps.signedOut })
+  // Only a page that asks for them (a host that loads remote code) gets the route's hints.
+  const hints = template.includes(ROUTE_HINTS_MARKER)
+    ? routeHints(c.req.path, hinted, { signedOut: deps.signedOut })
+    : []
   const html = withRouteHints(template, hints)
   const headers = new Headers({
     'Content-Type': 'text/html; charset=UTF-8',
