@@ -85,11 +85,14 @@ test('a remote built for another contract major is refused with a sentence sayin
     await route.fulfill({ response, json: snapshot })
   })
   // The BFF hints no build of another contract (routeHints): its page, like the snapshot above,
-  // is told billing is one, so the page's hints go too.
+  // is told billing is one, so the page's hints go too, in the head and in the Link header.
   await page.route('**/billing', async (route) => {
     const response = await route.fetch()
     const html = (await response.text()).replace(/<link rel="(?:modulepreload|preload)"[^>]*>/g, '')
-    await route.fulfill({ response, body: html })
+    const headers = Object.fromEntries(
+      Object.entries(response.headers()).filter(([name]) => name !== 'link'),
+    )
+    await route.fulfill({ response, body: html, headers })
   })
   await page.goto('/billing')
   await expect(
