@@ -1,9 +1,6 @@
 import { useId, useRef, useState } from 'react'
-import { deferred } from '@tessera/plugin-react/deferred'
 import { Icon } from '../../../lib/icon.tsx'
-
-// The panel's code and styles load when it is first opened (the first route's budget).
-const SharePanel = deferred(() => import('./share-panel.tsx').then((module) => module.SharePanel))
+import { SharePanel } from './share-panel.tsx'
 
 /**
  * The author's "Share link" in the conversation's header: opens the panel (share-panel.tsx) that
@@ -34,7 +31,6 @@ export function ShareLinkButton({ conversationId }: { conversationId: string }) 
             setOpen(false)
             buttonRef.current?.focus()
           }}
-          fallback={<span className="spinner" role="status" aria-label="Loading the share panel" />}
         />
       )}
     </div>
