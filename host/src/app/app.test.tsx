@@ -80,15 +80,27 @@ const silentEventSource = (): EventSourceLike => ({
   close: () => undefined,
 })
 
-function boot(path: string, answers: Array<() => Response>, { signedIn = true } = {}) {
+function boot(
+  path: string,
+  answers: Array<() => Response>,
+  {
+    signedIn = true,
+    createEventSource = silentEventSource,
+    load = async (ref: RemoteEntryRef) => pagePlugin(ref.name),
+  }: {
+    signedIn?: boolean
+    createEventSource?: () => EventSourceLike
+    load?: (ref: RemoteEntryRef) => Promise<ReturnType<typeof pagePlugin>>
+  } = {},
+) {
   window.history.replaceState(null, '', path)
   const requests: string[] = []
-  const loadModule = vi.fn(async (ref: RemoteEntryRef) => pagePlugin(ref.name))
+  const loadModule = vi.fn(load)
   let snapshotCalls = 0
   const kernel = createKernel({
     window,
     loadModule,
-    createEventSource: silentEventSource,
+    createEventSource,
     sessionChannel: null,
     fetchImpl: async (url) => {
       const { pathname } = new URL(url)
@@ -163,6 +175,25 @@ describe('App', () => {
     const loaded = loadModule.mock.calls.map(([ref]) => ref.name).sort()
     // billing's route and slot share one load; the assistant is not shown, so it is not loaded.
     expect(loaded).toEqual(['auth', 'billing'])
+  })
+
+  it('opens the live stream once the page’s remote has shown, not while its files download', async () => {
+    let release: () => void = () => undefined
+    const held = new Promise<void>((resolve) => (release = resolve))
+    const opened = vi.fn(silentEventSource)
+    boot('/billing', [() => Response.json(navOnly)], {
+      createEventSource: opened,
+      load: async (ref) => {
+        await held
+        return pagePlugin(ref.name)
+      },
+    })
+    await screen.findByRole('navigation', { name: 'Main' })
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    expect(opened).not.toHaveBeenCalled()
+    release()
+    expect(await screen.findByRole('heading', { name: 'billing page' })).toBeTruthy()
+    await waitFor(() => expect(opened).toHaveBeenCalledOnce())
   })
 
   it('redirects / to the first navigation item and marks it current', async () => {

@@ -85,10 +85,19 @@ export function createKernel({
     ...(fetchImpl ? { fetchImpl } : {}),
   })
   const client = createBffClient(api)
+  const loadOrder = createLoadOrder()
   // Where the events stood when the session was first read: the stream opens from there, so the
-  // events published between that read and the stream's opening reach the page too.
+  // events published between that read and the stream's opening reach the page too. It opens once
+  // the page's own remote has shown (when the header's slots may load; a second at most): on
+  // HTTP/1.1 it would otherwise hold one of the origin's six connections while the page's files
+  // download.
   let firstReadAt: (position: string | null) => void = () => undefined
-  const startFrom = new Promise<string | null>((resolve) => (firstReadAt = resolve))
+  const startFrom = new Promise<string | null>((resolve) => (firstReadAt = resolve)).then(
+    async (position) => {
+      await loadOrder.slotsMayLoad()
+      return position
+    },
+  )
   const events = createLiveEvents({
     url: '/api/events',
     // The BFF greets each connection with it; plugins mount later and should see it too.
@@ -214,7 +223,7 @@ export function createKernel({
   win.addEventListener('pagehide', () => loadTiming.flush())
   const remotes: RemotesRuntime = {
     loader,
-    loadOrder: createLoadOrder(),
+    loadOrder,
     platformFor,
     report,
     loadTiming,
