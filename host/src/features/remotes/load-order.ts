@@ -5,7 +5,8 @@ import { browserTimers, type Timers } from '../../lib/runtime.ts'
  * slots (badges, menus) after it, so they do not compete with it for the network and the main
  * thread. Slots wait until the page's remote has mounted (and the browser has had an idle moment
  * to render it) or failed, or the page has no remote, and never longer than `maxWaitMs` from the
- * first slot that asks (a slow or hung page must not keep the header empty).
+ * first that asks (a slow or hung page must not keep the header empty). The live event stream
+ * waits on the same gate (kernel.ts).
  */
 export interface LoadOrder {
   /** Resolves when slot remotes may start loading; once resolved, it stays so. */
