@@ -10,8 +10,7 @@ import AssistantPage from './assistant-page.tsx'
 /** The assistant's pages: the team usage page, or the conversations. */
 export default function AssistantRoutes() {
   const route = useRoute()
-  if (route.replace(/\/$/, '') === assistantRoutes.shares)
-    return <SharesPage />
+  if (route.replace(/\/$/, '') === assistantRoutes.shares) return <SharesPage />
   return route.replace(/\/$/, '') === assistantRoutes.teamUsage ? (
     <TeamUsagePage />
   ) : (
