@@ -1,11 +1,13 @@
 /**
  * What Lighthouse's simulated LCP waits for (decision 044): audits the artifacts of a run again
- * (`lighthouse <url> -G=<dir>`, same flags) and prints the simulated LCP and the node timings of
- * its optimistic graph, requests and main-thread tasks by start time. With `--without <regex>`
+ * (`lighthouse <url> -G=<dir>`, same flags) and prints the simulated LCP and FCP and the node
+ * timings of one graph (LCP's optimistic one unless `--graph`/`--metric` say otherwise), requests
+ * and main-thread tasks by start time. With `--without <regex>`
  * it first takes the requests whose URL matches out of the devtools log and the trace (in a copy
  * of the folder), to see what each one costs the estimate:
  * `npx tsx bench/src/lantern-graph.ts <artifacts dir> <url> [--cookie "<a=b>"] [--without "<regex>"]
- * [--graph pessimistic]`. Lighthouse's LCP is the mean of its optimistic and pessimistic graphs.
+ * [--graph pessimistic] [--metric FirstContentfulPaint]`. Lighthouse's LCP is the mean of its
+ * optimistic and pessimistic graphs, and never below its FCP.
  */
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

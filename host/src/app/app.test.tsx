@@ -181,7 +181,7 @@ describe('App', () => {
     let release: () => void = () => undefined
     const held = new Promise<void>((resolve) => (release = resolve))
     const opened = vi.fn(silentEventSource)
-    boot('/billing', [() => Response.json(navOnly)], {
+    const { kernel } = boot('/billing', [() => Response.json(navOnly)], {
       createEventSource: opened,
       load: async (ref) => {
         await held
@@ -189,7 +189,10 @@ describe('App', () => {
       },
     })
     await screen.findByRole('navigation', { name: 'Main' })
-    await new Promise((resolve) => setTimeout(resolve, 100))
+    // The session has been read, so the position the stream starts from is known: before, the
+    // stream opened now.
+    await waitFor(() => expect(kernel.session.current().status).toBe('signed-in'))
+    await new Promise((resolve) => setTimeout(resolve, 0))
     expect(opened).not.toHaveBeenCalled()
     release()
     expect(await screen.findByRole('heading', { name: 'billing page' })).toBeTruthy()

@@ -39,7 +39,7 @@ export function useUsage(): { state: UsageState; reload: () => void } {
   useEffect(() => {
     if (userId === null) return
     const offEvent = platform.events.subscribe(USAGE_EVENT_TYPE, (event) => {
-      const usage: Usage | null = asUsage(event.data)
+      const usage = asUsage(event.data)
       if (usage === null) {
         console.warn('An assistant.usage event without usage was ignored', event)
         return
