@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { errorBodySchema } from '@tessera/contracts/errors'
-import { gunzipSync } from 'node:zlib'
+import { brotliCompressSync, brotliDecompressSync, gunzipSync } from 'node:zlib'
 import {
-  acceptsGzip,
+  acceptedEncoding,
   createCdnApp,
   IMMUTABLE,
   parseFilePath,
@@ -308,11 +308,37 @@ describe('compression', () => {
     expect((await image.arrayBuffer()).byteLength).toBe(600)
   })
 
+  it('sends text brotli where the runtime has it, to a browser that takes it', async () => {
+    const script = 'export const answer = 42;\n'.repeat(100)
+    const app = createCdnApp({
+      files: { read: async () => new TextEncoder().encode(script) },
+      allowedOrigins: [],
+      brotli: async (body) => new Uint8Array(brotliCompressSync(body)),
+    })
+    const get = (headers: Record<string, string>) =>
+      app.request('/billing/1.0.0/assets/remoteEntry.js', { headers })
+    const br = await get({ 'Accept-Encoding': 'gzip, deflate, br' })
+    expect(br.headers.get('content-encoding')).toBe('br')
+    expect(brotliDecompressSync(new Uint8Array(await br.arrayBuffer())).toString()).toBe(script)
+    const gzip = await get({ 'Accept-Encoding': 'gzip' })
+    expect(gzip.headers.get('content-encoding')).toBe('gzip')
+    expect(gunzipSync(new Uint8Array(await gzip.arrayBuffer())).toString()).toBe(script)
+    // Each encoding has its own entity tag, so a cache never answers one with the other.
+    expect(br.headers.get('etag')).not.toBe(gzip.headers.get('etag'))
+    expect(
+      (await get({ 'Accept-Encoding': 'br', 'If-None-Match': br.headers.get('etag') ?? '' }))
+        .status,
+    ).toBe(304)
+  })
+
   it('reads Accept-Encoding with its q-values', () => {
-    expect(acceptsGzip('gzip')).toBe(true)
-    expect(acceptsGzip('br, *;q=0.5')).toBe(true)
-    expect(acceptsGzip('gzip;q=0, *')).toBe(false)
-    expect(acceptsGzip('br')).toBe(false)
-    expect(acceptsGzip(undefined)).toBe(false)
+    const both = ['br', 'gzip'] as const
+    expect(acceptedEncoding('gzip', both)).toBe('gzip')
+    expect(acceptedEncoding('gzip, deflate, br', both)).toBe('br')
+    expect(acceptedEncoding('br;q=0.5, gzip', both)).toBe('gzip')
+    expect(acceptedEncoding('br, *;q=0.5', ['gzip'])).toBe('gzip')
+    expect(acceptedEncoding('gzip;q=0, *', ['gzip'])).toBeNull()
+    expect(acceptedEncoding('br', ['gzip'])).toBeNull()
+    expect(acceptedEncoding(undefined, both)).toBeNull()
   })
 })

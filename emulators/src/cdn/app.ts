@@ -22,6 +22,11 @@ export interface CdnOptions {
    * watcher rebuilds the same version in place and the browser must revalidate.
    */
   immutable?: boolean
+  /**
+   * The runtime's brotli (Node's zlib, given by node.ts): text then goes out brotli to a browser
+   * that takes it, as CDNs send it. Without it, gzip (the web's CompressionStream) only.
+   */
+  brotli?: (body: Uint8Array) => Promise<Uint8Array>
 }
 
 export const IMMUTABLE = 'public, max-age=31536000, immutable'
@@ -74,34 +79,53 @@ function matchesEntityTag(header: string | undefined, etag: string): boolean {
 /** Content types worth compressing: scripts, styles, JSON (the descriptor), HTML, SVG. */
 const COMPRESSIBLE = /^(?:text\/|application\/json|image\/svg\+xml)/
 
-/** Whether `Accept-Encoding` takes gzip (named or `*`, with a q-value above 0). */
-export function acceptsGzip(header: string | undefined): boolean {
-  if (header === undefined) return false
-  let wildcard = 0
+/** What the cdn compresses text with, best first. */
+export type CdnEncoding = 'br' | 'gzip'
+
+/**
+ * The encoding `Accept-Encoding` takes among `offered` (best first): the highest q-value above 0,
+ * named or by `*`, ties going to the order of `offered` (browsers list `gzip, deflate, br` at one
+ * q-value, and brotli is smaller). Null for the identity.
+ */
+export function acceptedEncoding(
+  header: string | undefined,
+  offered: readonly CdnEncoding[],
+): CdnEncoding | null {
+  if (header === undefined) return null
+  const q = new Map<string, number>()
   for (const range of header.split(',')) {
     const [name = '', ...params] = range.split(';').map((part) => part.trim().toLowerCase())
     const qParam = params.find((param) => param.startsWith('q='))
-    const q = qParam === undefined ? 1 : Number(qParam.slice(2))
-    if (name === 'gzip') return q > 0
-    if (name === '*') wildcard = q
+    q.set(name, qParam === undefined ? 1 : Number(qParam.slice(2)))
   }
-  return wildcard > 0
+  let best: { encoding: CdnEncoding; q: number } | null = null
+  for (const encoding of offered) {
+    const value = q.get(encoding) ?? q.get('*') ?? 0
+    if (value > 0 && (best === null || value > best.q)) best = { encoding, q: value }
+  }
+  return best?.encoding ?? null
 }
 
-/** Gzipped bodies by entity tag: a file's bytes are compressed once while they stay the same. */
-const gzipCache = new Map<string, Promise<Uint8Array>>()
+/** Compressed bodies by entity tag and encoding: a file's bytes are compressed once while they stay the same. */
+const compressedCache = new Map<string, Promise<Uint8Array>>()
 
-function gzipped(etag: string, body: Uint8Array): Promise<Uint8Array> {
-  const found = gzipCache.get(etag)
+function compressed(
+  key: string,
+  body: Uint8Array,
+  compress: (body: Uint8Array) => Promise<Uint8Array>,
+): Promise<Uint8Array> {
+  const found = compressedCache.get(key)
   if (found !== undefined) return found
-  if (gzipCache.size >= 500) gzipCache.delete(gzipCache.keys().next().value ?? '')
-  const stream = new Blob([body as Uint8Array<ArrayBuffer>])
-    .stream()
-    .pipeThrough(new CompressionStream('gzip'))
-  const compressed = readAll(stream)
-  gzipCache.set(etag, compressed)
-  return compressed
+  if (compressedCache.size >= 500) compressedCache.delete(compressedCache.keys().next().value ?? '')
+  const result = compress(body)
+  compressedCache.set(key, result)
+  return result
 }
+
+const gzip = (body: Uint8Array): Promise<Uint8Array> =>
+  readAll(
+    new Blob([body as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('gzip')),
+  )
 
 /** Every byte of a stream (by hand: under @hono/node-server `Response` is a lighter class). */
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
@@ -162,18 +186,27 @@ export function createCdnApp(options: CdnOptions): Hono {
 
     const contentType = contentTypeFor(segments[segments.length - 1] ?? '')
     const rawTag = await entityTag(body)
-    // Text goes out gzipped to a browser that takes it, as a CDN in front of storage does.
-    const gzip = COMPRESSIBLE.test(contentType) && acceptsGzip(c.req.header('Accept-Encoding'))
-    const etag = gzip ? `${rawTag.slice(0, -1)}-gzip"` : rawTag
+    // Text goes out compressed to a browser that takes it, as a CDN in front of storage does:
+    // brotli where the runtime has it, else gzip.
+    const encoding = COMPRESSIBLE.test(contentType)
+      ? acceptedEncoding(
+          c.req.header('Accept-Encoding'),
+          options.brotli ? ['br', 'gzip'] : ['gzip'],
+        )
+      : null
+    const etag = encoding === null ? rawTag : `${rawTag.slice(0, -1)}-${encoding}"`
     const headers: Record<string, string> = {
       'Content-Type': contentType,
       'Cache-Control': immutable && isVersionedPath(segments) ? IMMUTABLE : REVALIDATE,
       ETag: etag,
     }
     if (COMPRESSIBLE.test(contentType)) headers.Vary = 'Accept-Encoding'
-    if (gzip) headers['Content-Encoding'] = 'gzip'
+    if (encoding !== null) headers['Content-Encoding'] = encoding
     if (matchesEntityTag(c.req.header('If-None-Match'), etag)) return c.body(null, 304, headers)
-    const sent = gzip ? await gzipped(rawTag, body) : body
+    const sent =
+      encoding === null
+        ? body
+        : await compressed(etag, body, encoding === 'br' ? options.brotli! : gzip)
     return c.body(sent as Uint8Array<ArrayBuffer>, 200, {
       ...headers,
       'Content-Length': String(sent.byteLength),

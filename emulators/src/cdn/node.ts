@@ -2,12 +2,16 @@ import { readFile, realpath, stat } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
+import { brotliCompress, constants } from 'node:zlib'
 import { serve } from '@hono/node-server'
 import { createCdnApp, type CdnFiles } from './app.ts'
 import { cdnDefaults, loadCdnEnv } from './env.ts'
 
 /** The repository root, against which relative cdn roots resolve. */
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url))
+
+const brotli = promisify(brotliCompress)
 
 const missingCodes = new Set(['ENOENT', 'ENOTDIR', 'EISDIR'])
 
@@ -60,6 +64,7 @@ export async function startCdn(options: StartCdnOptions = {}): Promise<RunningCd
     files: directoryFiles(path.resolve(repoRoot, options.root ?? cdnDefaults.root)),
     allowedOrigins: options.allowedOrigins ?? cdnDefaults.allowedOrigins,
     immutable: options.immutable ?? true,
+    brotli: (body) => brotli(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }),
   })
   const { server, address } = await new Promise<{
     server: ReturnType<typeof serve>
