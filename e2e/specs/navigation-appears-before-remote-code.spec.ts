@@ -50,31 +50,28 @@ test('a route fetches only the remotes it shows: its own and the header slots', 
   ).toBe(3)
 })
 
-test('the session, the remotes and the page’s first reads are asked for by the page itself, once each', async ({
+test('the session, the remotes and the page’s first reads come in the page: none is asked for again', async ({
   page,
 }) => {
-  // index.html preloads the session and the remotes, the BFF the ai remote's `firstReads`
-  // (Chromium types a preload `other`, a script's read `fetch`), so they download with the code
-  // instead of after it; the host's and the remote's own reads reuse those answers (a second
-  // request of the same kind would mean a preload was wasted).
+  // The BFF answers the page's first reads (index.html's session and remotes, the ai remote's
+  // `firstReads`) inside the page (first-reads.ts); the host and the remote read them from there.
+  // A request for one while the page loads would mean an answer was missed or not used.
   const reads: string[] = []
   page.on('request', (request) => {
     const { pathname, search } = new URL(request.url())
     if (/^\/api\/(me|remotes|assistant\/(conversations|usage))$/.test(pathname))
-      reads.push(`${pathname}${search} ${request.resourceType()}`)
+      reads.push(`${pathname}${search}`)
   })
-  await page.goto('/assistant')
-  await expect(
-    page.locator('[data-tessera-remote="ai"]').getByRole('heading', { level: 1 }),
-  ).toBeVisible()
+  const response = await page.goto('/assistant')
+  expect(await response?.text()).toContain('id="tessera-first-reads"')
+  const ai = page.locator('[data-tessera-remote="ai"]')
+  await expect(ai.getByRole('heading', { level: 1 })).toBeVisible()
+  // Signed in from the page's answers: the header's usage meter has its figures.
+  await expect(page.getByRole('banner').getByRole('link', { name: /^Assistant: / })).toBeVisible()
   await page.waitForLoadState('networkidle')
-  // The header's meter and the page share one usage read (usage-store.ts): the hinted one.
-  expect(reads.sort()).toEqual([
-    '/api/assistant/conversations?limit=20 other',
-    '/api/assistant/usage other',
-    '/api/me other',
-    '/api/remotes other',
-  ])
+  expect(reads).toEqual([])
+  // The answers are gone from the page once read; a later read asks the server.
+  expect(await page.locator('#tessera-first-reads').count()).toBe(0)
 })
 
 test('a remote page fetches each of its files once: every hint is in the mode its code asks in', async ({

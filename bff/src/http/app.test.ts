@@ -58,7 +58,7 @@ describe('createApp', () => {
       })
       expect(response.status).toBe(200)
       expect(await response.text()).toBe(indexHtml)
-      expect(response.headers.get('cache-control')).toBe('no-cache')
+      expect(response.headers.get('cache-control')).toBe('private, no-cache')
       const csp = response.headers.get('content-security-policy') ?? ''
       expect(csp).toContain("script-src 'self' http://localhost:8788 https://cdn.example.com")
       expect(csp).toContain("frame-ancestors 'none'")

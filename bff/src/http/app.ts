@@ -5,6 +5,7 @@ import { methodNotAllowed } from 'hono/method-not-allowed'
 import type { AppEnv } from './app-env.ts'
 import { systemClock } from '../platform/clock.ts'
 import { createErrorHandler, errorResponse } from './error-handler.ts'
+import { firstReadRequest } from './first-reads.ts'
 import { hostAssets, hostPage } from './host-page.ts'
 import { CachedRouter } from './cached-router.ts'
 import { createLimits } from './limits.ts'
@@ -358,6 +359,7 @@ export function createApp(deps: AppDeps) {
         readPublicSnapshot: () => snapshots.forRequest(c, { everyCanary: true, operator: false }),
         signedOut:
           getCookie(c, sessionCookieName({ secure: env.SESSION_COOKIE_SECURE })) === undefined,
+        read: async (path) => app.fetch(firstReadRequest(c.req.raw, path), c.env),
       })) ?? errorResponse(c, new ApiError('not_found')),
   )
 

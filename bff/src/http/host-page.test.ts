@@ -122,11 +122,11 @@ describe('hostPage', () => {
     ])
   })
 
-  it('tells caches the page differs per cookie', async () => {
+  it('tells caches the page differs per cookie and is this viewer’s alone', async () => {
     const { app } = createTestApp({ registry: { remotes: [billing] }, deps: { assets } })
     const response = await app.request('/', { headers: { accept: 'text/html' } })
     expect(response.headers.get('vary')).toContain('Cookie')
-    expect(response.headers.get('cache-control')).toBe('no-cache')
+    expect(response.headers.get('cache-control')).toBe('private, no-cache')
   })
 
   it('answers the page to HEAD and to any Accept that is not JSON only (uptime probes, curl -I)', async () => {
@@ -251,8 +251,8 @@ describe('the page’s preload hints for the route’s remote', () => {
     const response = await app.request('/billing', {
       headers: { accept: 'text/html', cookie: signedIn },
     })
-    // The code first (the longest downloads), then the styles, then the reads; the host's own
-    // files, on its origin only, then the route's.
+    // The code first (the longest downloads), then the styles; the host's own files, on its origin
+    // only, then the route's. The reads are answered in the page (first-reads.ts), not named.
     expect(response.headers.get('link')?.split(', ')).toEqual([
       '</assets/index-1.js>; rel=modulepreload',
       '</assets/react-1.js>; rel=modulepreload',
@@ -260,14 +260,26 @@ describe('the page’s preload hints for the route’s remote', () => {
       `<${cdn}/__federation_expose_Plugin-a1.js>; rel=modulepreload`,
       '</assets/index-1.css>; rel=preload; as=style; crossorigin',
       `<${cdn}/__federation_expose_Plugin-a1.css>; rel=preload; as=style`,
-      '</api/me>; rel=preload; as=fetch; crossorigin=use-credentials',
-      '</api/billing/subscription>; rel=preload; as=fetch; crossorigin=use-credentials',
     ])
     // A page no remote owns still gets the host's own; the header and the page agree.
     const home = await app.request('/', { headers: { accept: 'text/html' } })
     expect(home.headers.get('link')).toBe(
-      '</assets/index-1.js>; rel=modulepreload, </assets/react-1.js>; rel=modulepreload, </assets/index-1.css>; rel=preload; as=style; crossorigin, </api/me>; rel=preload; as=fetch; crossorigin=use-credentials',
+      '</assets/index-1.js>; rel=modulepreload, </assets/react-1.js>; rel=modulepreload, </assets/index-1.css>; rel=preload; as=style; crossorigin',
     )
+    // Reads the page could not answer come last, after the code and the styles.
+    expect(
+      linkHeader(`<head>${viteHead}</head>`, [
+        { rel: 'fetch', href: '/api/billing/subscription' },
+        { rel: 'preload', href: `${cdn}/a.css` },
+      ]).split(', '),
+    ).toEqual([
+      '</assets/index-1.js>; rel=modulepreload',
+      '</assets/react-1.js>; rel=modulepreload',
+      '</assets/index-1.css>; rel=preload; as=style; crossorigin',
+      `<${cdn}/a.css>; rel=preload; as=style`,
+      '</api/me>; rel=preload; as=fetch; crossorigin=use-credentials',
+      '</api/billing/subscription>; rel=preload; as=fetch; crossorigin=use-credentials',
+    ])
     expect(linkHeader('<html><body><script type="module" src="/x.js"></script></body>', [])).toBe(
       '',
     )
@@ -296,19 +308,33 @@ describe('the page’s preload hints for the route’s remote', () => {
     )
   })
 
-  it('hints the reads a remote’s page makes first with a session cookie, never without one', async () => {
+  it('answers in the page the reads a remote’s page makes first, with a session cookie only', async () => {
     const reads = ['/api/billing/invoices?limit=10', '/api/billing/subscription']
     const billing = { ...billingWithFiles, firstReads: reads }
     const { app } = createTestApp({
       registry: { remotes: [billing, auth] },
       deps: { assets: page },
     })
+    const answered = (head: string): Record<string, { status: number; body: string }> => {
+      const block =
+        /<script type="application\/json" id="tessera-first-reads">(.*?)<\/script>/.exec(head)
+      return block === null ? {} : JSON.parse(block[1]!)
+    }
+    // Each read as the BFF answers it to this cookie (this session is unknown: a 401), and no
+    // preload of it.
     const head = await headOf(app, '/billing/invoices', signedIn)
-    expect(head).toContain(
-      '<link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/billing/invoices?limit=10"><link rel="preload" as="fetch" crossorigin="use-credentials" href="/api/billing/subscription">',
-    )
+    expect(Object.keys(answered(head)).sort()).toEqual(reads)
+    const direct = await app.request('/api/billing/subscription', {
+      headers: { accept: 'application/json', cookie: signedIn },
+    })
+    const answer = answered(head)['/api/billing/subscription']!
+    expect(answer.status).toBe(direct.status)
+    // The same answer but for its request id.
+    const withoutId = (body: string) => body.replace(/"requestId":"[^"]*"/, '')
+    expect(withoutId(answer.body)).toBe(withoutId(await direct.text()))
+    expect(head).not.toContain('as="fetch"')
     // A visitor is sent to sign in: nothing of billing, and no read that would answer 401.
-    expect(await headOf(app, '/billing/invoices')).not.toContain('as="fetch"')
+    expect(answered(await headOf(app, '/billing/invoices'))).toEqual({})
     // Another remote's page does not read billing's data.
     expect(await headOf(app, '/auth/profile', signedIn)).not.toContain('/api/billing')
   })

@@ -3,12 +3,14 @@ import {
   openToVisitors,
   remoteOwning,
   signInRemoteOf,
+  type InlinedReads,
   type RegistrySnapshot,
 } from '@tessera/contracts'
 import type { Context, MiddlewareHandler, Next } from 'hono'
 import type { AppEnv } from './app-env.ts'
 import { gzip, preferredEncoding, varyOnEncoding } from './content-encoding.ts'
 import { buildHostCsp, inlineScriptHashes, remoteOrigins } from './csp.ts'
+import { answerFirstReads, firstReadsBlock } from './first-reads.ts'
 
 /** The built host, as the runtime entry provides it (files on disk under Node). */
 export interface HostAssets {
@@ -82,6 +84,11 @@ export async function hostPage(
     readPublicSnapshot?: () => Promise<RegistrySnapshot>
     /** The request carries no session cookie: nobody is signed in (see `routeHints`). */
     signedOut?: boolean
+    /**
+     * The BFF's own answer to a GET of an API path, asked with this page request's cookies: the
+     * page's first reads are answered in it (first-reads.ts) rather than preloaded.
+     */
+    read?: (path: string) => Promise<Response>
   },
 ): Promise<Response | null> {
   if (deps.assets === undefined || !isPageRequest(c)) return null
@@ -95,19 +102,39 @@ export async function hostPage(
   const hints = template.includes(ROUTE_HINTS_MARKER)
     ? routeHints(c.req.path, hinted, { signedOut: deps.signedOut })
     : []
-  const html = withRouteHints(template, hints)
+  // A HEAD has no body to carry them in.
+  const { answers, cookies } =
+    deps.read === undefined || c.req.method !== 'GET'
+      ? { answers: {}, cookies: [] }
+      : await answerFirstReads(
+          [
+            ...headReadsOf(template),
+            ...hints.flatMap((hint) => (hint.rel === 'fetch' ? [hint.href] : [])),
+          ],
+          deps.read,
+        )
+  const answered = Object.keys(answers).length > 0
+  const html = withFirstReads(
+    withRouteHints(
+      template,
+      hints.filter((hint) => !(hint.rel === 'fetch' && Object.hasOwn(answers, hint.href))),
+    ),
+    answers,
+  )
   const headers = new Headers({
     'Content-Type': 'text/html; charset=UTF-8',
     'Content-Security-Policy': csp,
-    'Cache-Control': 'no-cache',
-    // The policy depends on the viewer's cookies (overrides, canary share): never share one copy.
+    // The policy and the answers depend on the viewer's cookies: no cache keeps one for another.
+    'Cache-Control': 'private, no-cache',
     Vary: 'Cookie',
   })
-  const link = linkHeader(template, hints)
+  for (const cookie of cookies) headers.append('Set-Cookie', cookie)
+  const link = linkHeader(template, hints, answers)
   if (link !== '') headers.set('Link', link)
   varyOnEncoding(headers)
   if (preferredEncoding(c, ['gzip']) === 'gzip') {
-    const body = await gzipped(html)
+    // A page with answers is this viewer's alone: made for this response, not kept.
+    const body = answered ? await gzip(html) : await gzipped(html)
     headers.set('Content-Encoding', 'gzip')
     headers.set('Content-Length', String(body.byteLength))
     return new Response(body, { status: 200, headers })
@@ -243,10 +270,7 @@ function pageFilesOf(template: string): PageFile[] {
   const head = template.slice(0, Math.max(0, template.indexOf('</head>')))
   const files: PageFile[] = []
   for (const [, tag = '', attributes = ''] of head.matchAll(/<(link|script)\b([^>]*)>/gi)) {
-    const attribute = (name: string): string | undefined => {
-      const match = new RegExp(`\\s${name}(?:="([^"]*)")?(?=[\\s/]|$)`, 'i').exec(attributes)
-      return match === null ? undefined : (match[1] ?? '')
-    }
+    const attribute = (name: string) => attributeOf(attributes, name)
     const href = tag.toLowerCase() === 'script' ? attribute('src') : attribute('href')
     // Same-origin paths only (`/assets/…`, `/api/me`): never another origin's, never `//host`.
     if (href === undefined || !href.startsWith('/') || href.startsWith('//')) continue
@@ -266,15 +290,54 @@ function pageFilesOf(template: string): PageFile[] {
 }
 let pageFiles: { template: string; files: PageFile[] } | null = null
 
+/** An attribute's value in a tag's attribute text (`''` for one without a value), if it has it. */
+function attributeOf(attributes: string, name: string): string | undefined {
+  const match = new RegExp(`\\s${name}(?:="([^"]*)")?(?=[\\s/]|$)`, 'i').exec(attributes)
+  return match === null ? undefined : (match[1] ?? '')
+}
+
+/** The API reads the host's page preloads from its head (`/api/me`, `/api/remotes`). */
+const headReadsOf = (template: string): string[] =>
+  pageFilesOf(template)
+    .filter(({ href, params }) => params.includes('as=fetch') && isApiPath(href.split('?')[0]!))
+    .map(({ href }) => href)
+
+/**
+ * The page without the head's preloads of `answered` reads, with their answers in a JSON block at
+ * the end of its head (the host takes them from there: first-reads.ts).
+ */
+export function withFirstReads(html: string, answers: InlinedReads): string {
+  const answered = new Set(Object.keys(answers))
+  if (answered.size === 0) return html
+  const end = html.indexOf('</head>')
+  if (end === -1) return html
+  const head = html
+    .slice(0, end)
+    .replace(/<link\b([^>]*)>/gi, (tag, attributes: string) =>
+      attributeOf(attributes, 'as') === 'fetch' &&
+      answered.has(attributeOf(attributes, 'href') ?? '')
+        ? ''
+        : tag,
+    )
+  return `${head}${firstReadsBlock(answers)}${html.slice(end)}`
+}
+
 /**
  * The page's first files as a `Link` header: the host's own (its head) and the route's hints, so
  * the browser starts them as soon as the response's head arrives, before it has parsed a byte of
  * the page, and a CDN in front may send them ahead as 103 Early Hints. The page keeps its
  * `<link>`s for whatever drops the header; either way each file is fetched once.
  */
-export function linkHeader(template: string, hints: readonly PreloadHint[]): string {
-  const files: PageFile[] = [...pageFilesOf(template)]
+export function linkHeader(
+  template: string,
+  hints: readonly PreloadHint[],
+  answers: InlinedReads = {},
+): string {
+  const files: PageFile[] = pageFilesOf(template).filter(
+    ({ href }) => !Object.hasOwn(answers, href),
+  )
   for (const hint of hints) {
+    if (hint.rel === 'fetch' && Object.hasOwn(answers, hint.href)) continue
     const params =
       hint.rel === 'modulepreload'
         ? 'rel=modulepreload'

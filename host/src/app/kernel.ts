@@ -16,6 +16,7 @@ import { createRemoteErrorReporter } from '../features/remotes/telemetry.ts'
 import { createSlotHost, type SlotHost } from '../features/slots/slot-host.tsx'
 import { env } from '../lib/env.ts'
 import { createApi } from '../lib/platform/api.ts'
+import { answeringFirstReads, takeFirstReads } from '../lib/platform/first-reads.ts'
 import { createBffClient, type BffClient } from '../lib/platform/bff-client.ts'
 import {
   createLiveEvents,
@@ -82,7 +83,12 @@ export function createKernel({
     baseUrl: win.location.origin,
     onError: (error) => onApiError(error),
     onRequest: (path, method) => onApiRequest(path, method),
-    ...(fetchImpl ? { fetchImpl } : {}),
+    // The page's first reads were answered in it (decision 050): their first GETs are answered there.
+    fetchImpl: answeringFirstReads(
+      fetchImpl ?? ((input, init) => fetch(input, init)),
+      takeFirstReads(win.document),
+      win.location.origin,
+    ),
   })
   const client = createBffClient(api)
   const loadOrder = createLoadOrder()
