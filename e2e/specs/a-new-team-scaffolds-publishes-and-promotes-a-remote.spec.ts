@@ -11,6 +11,7 @@ import { test, type BrowserContext } from '@playwright/test'
 import { runCommand } from '../support/deploy-cli.ts'
 import { expect, repoRoot, startDeployStack, type DeployStack } from '../support/deploy-stack.ts'
 import { password, uniqueEmail } from '../support/identity.ts'
+import { withoutFirstReads } from '../support/first-reads.ts'
 
 const exec = promisify(execFile)
 
@@ -101,7 +102,9 @@ test('a new team scaffolds a remote with an API, publishes and promotes it, and 
     stack = await startDeployStack(1000 + testInfo.workerIndex)
     const running = stack
     const served = async () =>
-      (await fetch(`${running.appUrl}/`, { headers: { accept: 'text/html' } })).text()
+      withoutFirstReads(
+        await (await fetch(`${running.appUrl}/`, { headers: { accept: 'text/html' } })).text(),
+      )
     const pageBefore = await served()
 
     const published = await runCommand(running, 'npm', [

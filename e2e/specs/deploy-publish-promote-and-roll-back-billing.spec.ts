@@ -1,6 +1,7 @@
 import { publishCommand, remoteCommand, restoreBilling } from '../support/deploy-cli.ts'
 import { deployTest as test, expect } from '../support/deploy-stack.ts'
 import { entryOf, visit } from '../support/deploy-visits.ts'
+import { firstReadOf, nextPageOf, withoutFirstReads } from '../support/first-reads.ts'
 
 test.afterEach(async ({ request, deployStack }) => {
   await restoreBilling(request, deployStack)
@@ -12,8 +13,11 @@ test('the billing team publishes 1.1.0 and promotes it while the host runs: new 
   deployStack: stack,
 }) => {
   test.setTimeout(180_000)
+  // The page the host build made (its first reads' answers are this request's).
   const hostPage = async () =>
-    (await request.get(`${stack.appUrl}/`, { headers: { accept: 'text/html' } })).text()
+    withoutFirstReads(
+      await (await request.get(`${stack.appUrl}/`, { headers: { accept: 'text/html' } })).text(),
+    )
   const hostBefore = await hostPage()
 
   const before = await visit(browser, stack)
@@ -49,12 +53,11 @@ test('the billing team publishes 1.1.0 and promotes it while the host runs: new 
     /^Billing has been updated since this page opened\. Reload to use the new version/,
     { timeout: 15_000 },
   )
-  const reloaded = before.page.waitForResponse(
-    (response) => new URL(response.url()).pathname === '/api/remotes',
-  )
+  const reloaded = nextPageOf(before.page)
   await before.page.getByRole('button', { name: 'Reload' }).click()
-  const afterReload = ((await (await reloaded).json()) as { remotes: typeof before.remotes })
-    .remotes
+  const afterReload = (
+    await firstReadOf<{ remotes: typeof before.remotes }>(await reloaded, '/api/remotes')
+  ).remotes
   expect(entryOf(afterReload, 'billing').version).toBe('1.1.0')
   await expect
     .poll(() => before.entries)

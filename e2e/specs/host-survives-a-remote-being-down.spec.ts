@@ -76,19 +76,31 @@ test('a remote built for another contract major is refused with a sentence sayin
     'request',
     (r) => r.url().includes('/billing/') && r.url().endsWith('.js') && scripts.push(r.url()),
   )
+  const asContract2 = (snapshot: { remotes: Array<{ name: string; contract: number }> }) => {
+    for (const remote of snapshot.remotes) if (remote.name === 'billing') remote.contract = 2
+    return snapshot
+  }
+  // Any later read of the snapshot says so too.
   await page.route('**/api/remotes', async (route) => {
     const response = await route.fetch()
-    const snapshot = (await response.json()) as {
-      remotes: Array<{ name: string; contract: number }>
-    }
-    for (const remote of snapshot.remotes) if (remote.name === 'billing') remote.contract = 2
-    await route.fulfill({ response, json: snapshot })
+    await route.fulfill({ response, json: asContract2(await response.json()) })
   })
-  // The BFF hints no build of another contract (routeHints): its page, like the snapshot above,
-  // is told billing is one, so the page's hints go too, in the head and in the Link header.
+  // The first snapshot comes in the page (first-reads.ts): billing is told so there. The BFF hints no build of another contract (routeHints), so the page's hints go too, in
+  // the head and in the Link header.
   await page.route('**/billing', async (route) => {
     const response = await route.fetch()
-    const html = (await response.text()).replace(/<link rel="(?:modulepreload|preload)"[^>]*>/g, '')
+    const html = (await response.text())
+      .replace(/<link rel="(?:modulepreload|preload)"[^>]*>/g, '')
+      .replace(
+        /(<script type="application\/json" id="tessera-first-reads">)(.*?)(<\/script>)/,
+        (_, open: string, json: string, close: string) => {
+          const reads = JSON.parse(json) as Record<string, { body: string }>
+          const remotes = reads['/api/remotes']
+          if (remotes === undefined) throw new Error('the page carries no snapshot')
+          remotes.body = JSON.stringify(asContract2(JSON.parse(remotes.body)))
+          return `${open}${JSON.stringify(reads).replace(/</g, '\\u003c')}${close}`
+        },
+      )
     const headers = Object.fromEntries(
       Object.entries(response.headers()).filter(([name]) => name !== 'link'),
     )

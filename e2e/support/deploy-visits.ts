@@ -1,6 +1,7 @@
 // Page loads by visitors of a deploy stack: what each one was served and which code it fetched.
 import type { Browser, BrowserContext, Page } from '@playwright/test'
 import type { DeployStack } from './deploy-stack.ts'
+import { firstReadOf, nextPageOf } from './first-reads.ts'
 
 interface SnapshotEntry {
   name: string
@@ -42,13 +43,11 @@ export async function visit(
       reports.push(request.postDataJSON() as Record<string, unknown>)
     }
   })
+  // The snapshot the page was given: it comes in the page (first-reads.ts).
   const load = async (go: () => Promise<unknown>) => {
-    const snapshot = page.waitForResponse(
-      (response) => new URL(response.url()).pathname === '/api/remotes',
-    )
+    const loaded = nextPageOf(page)
     await go()
-    const body = (await (await snapshot).json()) as { remotes: SnapshotEntry[] }
-    return body.remotes
+    return (await firstReadOf<{ remotes: SnapshotEntry[] }>(await loaded, '/api/remotes')).remotes
   }
   const remotes = await load(() => page.goto(path))
   return { context, page, remotes, entries, reports, reload: () => load(() => page.reload()) }

@@ -1,4 +1,4 @@
-import { test as base, expect, type Page, type Route } from '@playwright/test'
+import { test as base, expect, type Page } from '@playwright/test'
 import { signedInAccount } from './identity.ts'
 import { navigableRemotes, type RemoteCase } from './remotes.ts'
 import { e2eStack } from './stack.ts'
@@ -46,18 +46,5 @@ export const test = anonymousTest.extend<Pick<Fixtures, 'account'>>({
     await use(page)
   },
 })
-
-/** Rewrites the registry snapshot the browser receives, leaving the BFF untouched. */
-export async function editSnapshot(
-  page: Page,
-  edit: (snapshot: { remotes: Array<Record<string, unknown>> }) => void,
-): Promise<void> {
-  await page.route('**/api/remotes', async (route: Route) => {
-    const response = await route.fetch()
-    const snapshot = (await response.json()) as { remotes: Array<Record<string, unknown>> }
-    edit(snapshot)
-    await route.fulfill({ response, json: snapshot })
-  })
-}
 
 export { expect }
