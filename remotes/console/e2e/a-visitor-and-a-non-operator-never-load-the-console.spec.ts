@@ -2,6 +2,7 @@
 // against the stack it starts, which publishes every remote folder's build.
 import { expect, test } from '@playwright/test'
 import { recordConsoleFiles } from '@tessera/e2e/support/console.ts'
+import { firstReadOf } from '@tessera/e2e/support/first-reads.ts'
 import { signedInAccount } from '@tessera/e2e/support/identity.ts'
 import { e2eStack } from '@tessera/e2e/support/stack.ts'
 
@@ -13,12 +14,13 @@ test('a visitor and a signed-in non-operator never load the console: no nav entr
   const nav = page.getByRole('navigation', { name: 'Main' })
 
   // A visitor's snapshot names the console as restricted, with no URL to fetch.
-  const snapshot = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/remotes')
-  await page.goto('/auth/sign-in')
-  const body = (await (await snapshot).json()) as {
+  // It comes in the page (first-reads.ts).
+  const signInPage = await page.goto('/auth/sign-in')
+  if (signInPage === null) throw new Error('the sign-in page did not load')
+  const body = await firstReadOf<{
     remotes: { name: string }[]
     restricted?: { name: string; basePath: string }[]
-  }
+  }>(signInPage, '/api/remotes')
   expect(body.remotes.map((remote) => remote.name)).not.toContain('console')
   expect(body.restricted).toContainEqual({ name: 'console', basePath: '/console' })
   await expect(nav.getByRole('link', { name: 'Billing' })).toBeVisible()
