@@ -13,8 +13,9 @@ import { CommandPalette } from '../features/command-palette/command-palette.tsx'
 import { HomePage } from '../features/home/home-page.tsx'
 import { LandingPage } from '../features/landing/landing-page.tsx'
 import { startRouteFor } from '../features/landing/start-route.ts'
-import { LegalPage } from '../features/legal/legal-page.tsx'
+import { PrivacyPage } from '../features/legal/privacy-page.tsx'
 import { SiteFooter } from '../features/legal/site-footer.tsx'
+import { TermsPage } from '../features/legal/terms-page.tsx'
 import { MainNav } from '../features/navigation/main-nav.tsx'
 import { remoteLabel } from '../features/remotes/loader.ts'
 import { OverrideArea } from '../features/override-banner/components/override-area.tsx'
@@ -241,7 +242,12 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
         {match.kind === 'home' && <HomePage remotes={snapshot.remotes} session={kernel.session} />}
         {match.kind === 'landing' && <LandingPage onNavigate={navigate} />}
         {match.kind === 'landing-pending' && <SessionPending />}
-        {match.kind === 'host-page' && <LegalPage page={match.page} onNavigate={navigate} />}
+        {match.kind === 'host-page' && match.page === 'terms' && (
+          <TermsPage onNavigate={navigate} />
+        )}
+        {match.kind === 'host-page' && match.page === 'privacy' && (
+          <PrivacyPage onNavigate={navigate} />
+        )}
         {match.kind === 'not-found' && (
           <NotFoundPage pathname={match.pathname} homePath={homePath} onNavigate={navigate} />
         )}

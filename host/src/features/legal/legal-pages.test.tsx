@@ -58,28 +58,3 @@ describe('SiteFooter', () => {
     expect(onNavigate).toHaveBeenCalledWith('/terms')
   })
 })
-
-describe('a legal page, loaded when first shown', () => {
-  it('shows the loading state, then the page', async () => {
-    const { LegalPage } = await import('./legal-page.tsx')
-    render(<LegalPage page="privacy" onNavigate={() => undefined} />)
-    expect(screen.getByRole('status').textContent).toBe('Loading…')
-    expect(await screen.findByRole('heading', { level: 1, name: 'Privacy' })).toBeTruthy()
-    cleanup()
-    render(<LegalPage page="terms" onNavigate={() => undefined} />)
-    expect(await screen.findByRole('heading', { level: 1, name: 'Terms of use' })).toBeTruthy()
-  })
-
-  it('says what to do when its code cannot be fetched', async () => {
-    vi.resetModules()
-    vi.doMock('./legal-pages.ts', () => {
-      throw new Error('Failed to fetch dynamically imported module')
-    })
-    const { LegalPage } = await import('./legal-page.tsx')
-    render(<LegalPage page="terms" onNavigate={() => undefined} />)
-    expect((await screen.findByRole('alert')).textContent).toContain(
-      'Check your connection and reload the page to read it.',
-    )
-    vi.doUnmock('./legal-pages.ts')
-  })
-})
