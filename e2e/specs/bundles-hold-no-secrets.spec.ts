@@ -2,6 +2,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from '@playwright/test'
+import { test as signedInTest } from '../support/fixtures.ts'
 
 // Secrets live only in the BFF (docs/decisions/002). This scans every file of every build the
 // browser can download: the host and the three remotes.
@@ -40,3 +41,17 @@ test('no built bundle contains a secret, a token or a service-role key', () => {
   }
   expect(findings).toEqual([])
 })
+
+signedInTest(
+  'the page a signed-in visitor is served, with its first reads’ answers, holds no secret or token',
+  async ({ page }) => {
+    // The BFF writes the page's first reads into it (first-reads.ts): the session, the remotes, the
+    // assistant's list and usage. Their answers are the browser's to see; nothing behind them is.
+    const response = await page.goto('/assistant')
+    const html = (await response?.text()) ?? ''
+    expect(html).toContain('id="tessera-first-reads"')
+    expect(html).toContain('"/api/me":{"status":200')
+    expect(html).toContain('"/api/assistant/usage":{"status":200')
+    expect(secretShapes.filter(([, shape]) => shape.test(html)).map(([what]) => what)).toEqual([])
+  },
+)
