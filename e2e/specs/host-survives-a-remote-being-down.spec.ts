@@ -1,4 +1,5 @@
 import { expect, remoteFiles, remotes, test } from '../support/fixtures.ts'
+import { withFirstReadEdited } from '../support/first-reads.ts'
 
 // One journey per remote: its origin refuses connections, the host shows a fallback card for it,
 // reports the failure, and the other two remotes keep working.
@@ -85,22 +86,16 @@ test('a remote built for another contract major is refused with a sentence sayin
     const response = await route.fetch()
     await route.fulfill({ response, json: asContract2(await response.json()) })
   })
-  // The first snapshot comes in the page (first-reads.ts): billing is told so there. The BFF hints no build of another contract (routeHints), so the page's hints go too, in
-  // the head and in the Link header.
+  // The first snapshot comes in the page (first-reads.ts): billing is told so there. The BFF
+  // hints no build of another contract (routeHints), so the page's hints go too, in the head and
+  // in the Link header.
   await page.route('**/billing', async (route) => {
     const response = await route.fetch()
-    const html = (await response.text())
-      .replace(/<link rel="(?:modulepreload|preload)"[^>]*>/g, '')
-      .replace(
-        /(<script type="application\/json" id="tessera-first-reads">)(.*?)(<\/script>)/,
-        (_, open: string, json: string, close: string) => {
-          const reads = JSON.parse(json) as Record<string, { body: string }>
-          const remotes = reads['/api/remotes']
-          if (remotes === undefined) throw new Error('the page carries no snapshot')
-          remotes.body = JSON.stringify(asContract2(JSON.parse(remotes.body)))
-          return `${open}${JSON.stringify(reads).replace(/</g, '\\u003c')}${close}`
-        },
-      )
+    const html = withFirstReadEdited(
+      (await response.text()).replace(/<link rel="(?:modulepreload|preload)"[^>]*>/g, ''),
+      '/api/remotes',
+      asContract2,
+    )
     const headers = Object.fromEntries(
       Object.entries(response.headers()).filter(([name]) => name !== 'link'),
     )

@@ -114,13 +114,11 @@ export async function hostPage(
           deps.read,
         )
   const answered = Object.keys(answers).length > 0
-  const html = withFirstReads(
-    withRouteHints(
-      template,
-      hints.filter((hint) => !(hint.rel === 'fetch' && Object.hasOwn(answers, hint.href))),
-    ),
-    answers,
+  // A read answered in the page is no longer hinted, in the page or in the Link header.
+  const unanswered = hints.filter(
+    (hint) => !(hint.rel === 'fetch' && Object.hasOwn(answers, hint.href)),
   )
+  const html = withFirstReads(withRouteHints(template, unanswered), answers)
   const headers = new Headers({
     'Content-Type': 'text/html; charset=UTF-8',
     'Content-Security-Policy': csp,
@@ -129,7 +127,7 @@ export async function hostPage(
     Vary: 'Cookie',
   })
   for (const cookie of cookies) headers.append('Set-Cookie', cookie)
-  const link = linkHeader(template, hints, answers)
+  const link = linkHeader(template, unanswered, answers)
   if (link !== '') headers.set('Link', link)
   varyOnEncoding(headers)
   if (preferredEncoding(c, ['gzip']) === 'gzip') {
@@ -331,13 +329,13 @@ export function withFirstReads(html: string, answers: InlinedReads): string {
 export function linkHeader(
   template: string,
   hints: readonly PreloadHint[],
+  /** Reads answered in the page: the head's preloads of them are not named. */
   answers: InlinedReads = {},
 ): string {
   const files: PageFile[] = pageFilesOf(template).filter(
     ({ href }) => !Object.hasOwn(answers, href),
   )
   for (const hint of hints) {
-    if (hint.rel === 'fetch' && Object.hasOwn(answers, hint.href)) continue
     const params =
       hint.rel === 'modulepreload'
         ? 'rel=modulepreload'
