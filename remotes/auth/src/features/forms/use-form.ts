@@ -169,8 +169,10 @@ export function useForm<F extends string>({
         setServerErrors(failure.fieldErrors as Partial<Record<F, string>>)
         setAlert(failure.alert)
         if (failure.alert?.retryAfterSeconds) {
-          setNow(Date.now())
-          setCooldownUntil(Date.now() + failure.alert.retryAfterSeconds * 1000)
+          // One clock reading for both, or a millisecond between them shows "31 seconds".
+          const at = Date.now()
+          setNow(at)
+          setCooldownUntil(at + failure.alert.retryAfterSeconds * 1000)
         }
         setFocusRequest((n) => n + 1)
       })

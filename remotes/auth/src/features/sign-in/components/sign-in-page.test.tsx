@@ -1,5 +1,5 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
   ada,
   apiError,
@@ -12,7 +12,10 @@ import { usePlatform } from '@tessera/plugin-react/platform'
 import AuthRoutes from '../../account/components/auth-routes.tsx'
 import { SignInPage } from './sign-in-page.tsx'
 
-afterEach(cleanup)
+afterEach(() => {
+  cleanup()
+  vi.restoreAllMocks()
+})
 
 const fill = (label: string, value: string) =>
   fireEvent.change(screen.getByLabelText(label), { target: { value } })
@@ -120,6 +123,9 @@ describe('the sign-in page', () => {
     renderPage(<SignInPage />, { bff })
     fill('Email address', 'ada@example.com')
     fill('Password', 'wrong password')
+    // A clock that moves a millisecond at every reading: the countdown starts from one of them.
+    let clock = Date.now()
+    vi.spyOn(Date, 'now').mockImplementation(() => ++clock)
     submit()
     const alert = await screen.findByRole('alert')
     expect(alert.textContent).toContain('Try again in 30 seconds.')
