@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module'
 import path from 'node:path'
 import { fileURLToPath } from 'node:url'
 import federation from '@originjs/vite-plugin-federation'
@@ -6,7 +5,6 @@ import react from '@vitejs/plugin-react'
 import type { Plugin as PostcssPlugin } from 'postcss'
 import { defineConfig, type Plugin, type ProxyOptions } from 'vite'
 import { entryBudgetPlugin } from '@tessera/remote-build/entry-budget'
-import { semverMatcherStubPlugin } from '@tessera/remote-build/host-provided-shared'
 import { scopeCss } from '@tessera/remote-build/scope-css'
 import { readBuildEnv } from './build-env.ts'
 import { inlineFavicon } from './inline-favicon.ts'
@@ -15,17 +13,11 @@ import { themeTokensCss } from './src/lib/platform/theme-tokens.ts'
 
 const hostDir = path.dirname(fileURLToPath(import.meta.url))
 const env = readBuildEnv(process.env)
-const require = createRequire(import.meta.url)
-
-/** The installed version of a package, read from its package.json. */
-function versionOf(pkg: string): string {
-  return (require(`${pkg}/package.json`) as { version: string }).version
-}
 
 /**
- * The JS every cold page fetches from the host before anything shows (its entry and React),
- * gzipped: 102 KiB when it was set (decision 046), React 67 of it. The monolith, which bundles the
- * remotes, has no budget.
+ * The JS every cold page fetches from the host before anything shows (its entry, React in it since
+ * decision 051), gzipped: 102 KiB when it was set (decision 046), React 67 of it. The monolith,
+ * which bundles the remotes, has no budget.
  */
 const ENTRY_BUDGET_KIB = 110
 
@@ -90,13 +82,12 @@ function scopeRemoteCss(): PostcssPlugin {
 }
 
 /**
- * The host as a federation host. Two of the three originjs workarounds for Vite 8 live here
- * (docs/decisions, reference/federation-facts.md):
- * - workaround 2: a host whose remotes are all registered at runtime is not treated as a host
- *   (`__rf_placeholder__shareScope is not defined`), so we declare one build-time remote that is
- *   never imported; `.invalid` guarantees its URL can never be fetched.
- * - workaround 3: `react-dom/client` is a sub-path that `react-dom` does not cover; shared on its
- *   own, with an explicit version because react-dom's exports hide `./client/package.json`.
+ * The host as a federation host. It shares nothing through originjs: its own code imports React
+ * like any bundle, and federation.ts puts that React into the share scope the remotes read
+ * (decision 051). Workaround 2 of the originjs workarounds for Vite 8 lives here (docs/decisions,
+ * reference/federation-facts.md): a host whose remotes are all registered at runtime is not
+ * treated as a host (`__rf_placeholder__shareScope is not defined`), so we declare one build-time
+ * remote that is never imported; `.invalid` guarantees its URL can never be fetched.
  */
 function federationPlugin() {
   return federation({
@@ -104,69 +95,7 @@ function federationPlugin() {
     remotes: {
       tessera_placeholder: 'https://placeholder.invalid/assets/remoteEntry.js',
     },
-    shared: {
-      react: { version: versionOf('react') },
-      'react-dom': { version: versionOf('react-dom') },
-      'react-dom/client': { version: versionOf('react-dom') },
-    },
   })
-}
-
-/**
- * The shared React chunks are loaded by originjs's `importShared` through dynamic imports, one
- * after another, so the browser only discovers them after the entry has run. Announcing them as
- * modulepreloads lets them download alongside the entry: the federated host then starts as early
- * as a bundle that contains React.
- */
-function preloadSharedModules(): Plugin {
-  return {
-    name: 'tessera:preload-shared-modules',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, { bundle }) {
-        if (!bundle) return []
-        const closure = (roots: string[]): Set<string> => {
-          const files = new Set<string>()
-          const visit = (fileName: string): void => {
-            const chunk = bundle[fileName]
-            if (files.has(fileName) || chunk?.type !== 'chunk') return
-            files.add(fileName)
-            for (const imported of chunk.imports) visit(imported)
-          }
-          for (const root of roots) visit(root)
-          return files
-        }
-        const chunks = Object.values(bundle).filter((output) => output.type === 'chunk')
-        const isShared = (chunk: { name: string }) => chunk.name.startsWith('__federation_shared_')
-        // The page's entry and what it imports statically, Vite already preloads.
-        const entry = closure(
-          chunks
-            .filter((chunk) => chunk.isEntry && !isShared(chunk))
-            .map((chunk) => chunk.fileName),
-        )
-        const shared = closure(chunks.filter(isShared).map((chunk) => chunk.fileName))
-        return [...shared]
-          .filter((file) => !entry.has(file))
-          .sort()
-          .map((file) => ({
-            tag: 'link',
-            attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}` },
-            injectTo: 'head' as const,
-          }))
-      },
-    },
-  }
-}
-
-/**
- * React, react-dom and its scheduler in one chunk. The host shares them with the remotes, so each
- * is a module originjs loads on its own (`react`, `react-dom`, `react-dom/client`, each a one-line
- * file), and Rolldown split what they import into three chunks and a 90-byte runtime helper: seven
- * files every cold page waited for, four now (decision 044).
- */
-const sharedReactChunk = {
-  groups: [{ name: 'react', test: /[\\/]node_modules[\\/](react|react-dom|scheduler)[\\/]/ }],
 }
 
 /** The dev proxy to the BFF; SSE must flow through unbuffered and uncompressed. */
@@ -192,9 +121,7 @@ export default defineConfig({
     ...(env.monolith
       ? [monolithFederation(), withoutRouteHints()]
       : [
-          semverMatcherStubPlugin(),
           federationPlugin(),
-          preloadSharedModules(),
           entryBudgetPlugin({
             budgetKiB: ENTRY_BUDGET_KIB,
             setting: 'ENTRY_BUDGET_KIB in host/vite.config.ts',
@@ -220,6 +147,5 @@ export default defineConfig({
     outDir: env.monolith ? 'dist-monolith' : 'dist',
     emptyOutDir: true,
     sourcemap: false,
-    ...(env.monolith ? {} : { rolldownOptions: { output: { codeSplitting: sharedReactChunk } } }),
   },
 })

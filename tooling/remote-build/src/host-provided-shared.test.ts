@@ -4,7 +4,6 @@ import {
   NO_LOCAL_COPY,
   SATISFY_MODULE,
   SATISFY_STUB_MESSAGE,
-  semverMatcherStubPlugin,
 } from './host-provided-shared.ts'
 
 type Hook = (this: unknown, ...args: unknown[]) => unknown
@@ -36,22 +35,6 @@ describe('hostProvidedSharedPlugin', () => {
     const code = hook(plugin.load).call({}, id) as string
     const url = `data:text/javascript,${encodeURIComponent(code)}`
     const stub = (await import(/* @vite-ignore */ url)) as { satisfy: () => boolean }
-    expect(() => stub.satisfy()).toThrow(SATISFY_STUB_MESSAGE)
-  })
-})
-
-describe('semverMatcherStubPlugin', () => {
-  const plugin = semverMatcherStubPlugin()
-
-  it("takes only originjs's satisfy module, before originjs does, and loads the throwing stub", async () => {
-    expect(plugin.enforce).toBe('pre')
-    const resolve = hook(plugin.resolveId)
-    expect(resolve.call({}, NO_LOCAL_COPY, undefined, {})).toBeNull()
-    const id = resolve.call({}, SATISFY_MODULE, undefined, {}) as string
-    const code = hook(plugin.load).call({}, id) as string
-    const stub = (await import(
-      /* @vite-ignore */ `data:text/javascript,${encodeURIComponent(code)}`
-    )) as { satisfy: () => boolean }
     expect(() => stub.satisfy()).toThrow(SATISFY_STUB_MESSAGE)
   })
 })

@@ -10,9 +10,8 @@ import type { Plugin } from 'vite'
  *   `defineRemoteConfig` points `packagePath` at NO_LOCAL_COPY, an empty module.
  * - the semver matcher of `importShared` (about 1.5 KB of gzip per remote, fetched on every cold
  *   load). With no local copy, originjs writes an empty module map, no shared module has a
- *   `requiredVersion`, and `satisfy()` is never called. The host, which provides React and
- *   requires no version either, gets the same stub (`semverMatcherStubPlugin`). Should a build
- *   ever declare a version range, the stub throws instead of quietly accepting any version.
+ *   `requiredVersion`, and `satisfy()` is never called. Should a build ever declare a version
+ *   range, the stub throws instead of quietly accepting any version.
  */
 export const NO_LOCAL_COPY = 'tessera:no-local-copy'
 /** The module originjs's `importShared` takes its semver range check from. */
@@ -41,13 +40,4 @@ export function hostProvidedSharedPlugin(): Plugin {
     [NO_LOCAL_COPY]: 'export {}\n',
     [SATISFY_MODULE]: satisfyStub,
   })
-}
-
-/**
- * The semver matcher's stub alone, for the host: it provides the shared modules and declares no
- * `requiredVersion` for them either, so its `importShared` never calls `satisfy()` (3.8 KB
- * minified of its entry, on every cold page).
- */
-export function semverMatcherStubPlugin(): Plugin {
-  return stubModules('tessera:semver-matcher-stub', { [SATISFY_MODULE]: satisfyStub })
 }

@@ -5,10 +5,14 @@ import {
 } from 'virtual:__federation__'
 import { preloadRemoteFiles, takeUpStylesheetHints } from './preload-links.ts'
 import { RemoteLoadError, type RemoteEntryRef } from './remote-load-error.ts'
+import { hostSharedModules, shareWithRemotes } from './shared-scope.ts'
 
-// The one module that knows the federation plugin (DESIGN §4): replacing @originjs with another
-// runtime means rewriting this file and nothing else. The monolith build swaps it for
-// federation-monolith.ts, which has the same exports.
+// The one module that knows the federation plugin (DESIGN §4), with shared-scope.ts: replacing
+// @originjs with another runtime means rewriting these two files and nothing else. The monolith
+// build swaps this one for federation-monolith.ts, which has the same exports.
+
+// The host's React, given to every remote from memory before any remote loads (decision 051).
+shareWithRemotes(hostSharedModules)
 
 /** The module every Tessera remote exposes. */
 const EXPOSED_MODULE = './plugin'
