@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
+import { startTransition, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
 import type { RegistrySnapshot } from '@tessera/contracts'
 import { RemotesContext } from '../features/remotes/remotes-context.tsx'
 import { watchRemoteRuntimeErrors } from '../features/remotes/runtime-errors.ts'
@@ -34,7 +34,9 @@ export function App({ kernel, showDiagnostics, initialSnapshot }: AppProps) {
       const pending = firstSnapshot.current ?? fetchSnapshot(kernel.client)
       firstSnapshot.current = undefined
       const snapshot = await pending
-      setState({ status: 'ready', snapshot })
+      // The frame and its first page render in slices the browser can interrupt, not in one long
+      // task on a slow phone's main thread (decision 051); nothing in the host's tree suspends.
+      startTransition(() => setState({ status: 'ready', snapshot }))
     } catch (error) {
       if (!(error instanceof BootError)) console.error('Boot failed', error)
       setState({

@@ -26,8 +26,9 @@ export function startShownRemotes(kernel: StartKernel, snapshot: RegistrySnapsho
     session,
     snapshot.remotes,
   )
-  // The landing page (or the page a signed-in user is sent on to) starts itself once it is shown.
-  if (match.kind === 'landing-pending') return
+  // The landing page releases the slots itself once its text is painted (landing-page.tsx); while
+  // the session is read, the page it turns out to be starts itself once it is shown.
+  if (match.kind === 'landing' || match.kind === 'landing-pending') return
   let routed: SnapshotRemote | undefined
   if (match.kind === 'remote') {
     const guard = guardRoute(match, location, session, snapshot.remotes)
