@@ -15,8 +15,8 @@ describe('securityHeaders', () => {
     )
   })
 
-  it('denies camera, microphone, geolocation and payment, and leaves the clipboard the app uses', async () => {
-    const app = new Hono().use(securityHeaders()).get('/', (c) => c.json({}))
+  it('denies a page camera, microphone, geolocation and payment, and leaves the clipboard the app uses', async () => {
+    const app = new Hono().use(securityHeaders()).get('/', (c) => c.html('<p>'))
     const policy = (await app.request('/')).headers.get('permissions-policy') ?? ''
     const denied = policy.split(', ').map((entry) => entry.replace(/=\(\)$/, ''))
     expect(denied).toEqual([...deniedFeatures])
@@ -35,29 +35,47 @@ describe('securityHeaders', () => {
     expect(response.headers.get('content-security-policy')).toBe("default-src 'self'")
   })
 
-  it('sends the whole set, and on a response with immutable headers too (a redirect)', async () => {
-    const app = new Hono()
-      .use(securityHeaders())
-      .get('/', () => Response.redirect('http://localhost/elsewhere', 302))
+  const everyResponse = {
+    'cross-origin-resource-policy': 'same-origin',
+    'referrer-policy': 'no-referrer',
+    'strict-transport-security': 'max-age=15552000; includeSubDomains',
+    'x-content-type-options': 'nosniff',
+    'x-frame-options': 'DENY',
+    'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  }
+  const documentOnly = {
+    'cross-origin-opener-policy': 'same-origin',
+    'origin-agent-cluster': '?1',
+    'x-dns-prefetch-control': 'off',
+    'x-download-options': 'noopen',
+    'x-permitted-cross-domain-policies': 'none',
+    'x-xss-protection': '0',
+    'reporting-endpoints': 'csp-endpoint="/api/csp-reports"',
+  }
+
+  it('sends a page the whole set, and on a response with immutable headers too', async () => {
+    const page = new Response('<p>', { headers: { 'Content-Type': 'text/html; charset=UTF-8' } })
+    const app = new Hono().use(securityHeaders()).get('/', () => page)
     const response = await app.request('/')
-    expect(response.status).toBe(302)
     expect(Object.fromEntries(response.headers)).toMatchObject({
-      'cross-origin-opener-policy': 'same-origin',
-      'cross-origin-resource-policy': 'same-origin',
-      'origin-agent-cluster': '?1',
-      'referrer-policy': 'no-referrer',
-      'strict-transport-security': 'max-age=15552000; includeSubDomains',
-      'x-content-type-options': 'nosniff',
-      'x-dns-prefetch-control': 'off',
-      'x-download-options': 'noopen',
-      'x-frame-options': 'DENY',
-      'x-permitted-cross-domain-policies': 'none',
-      'x-xss-protection': '0',
-      'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-      'reporting-endpoints': 'csp-endpoint="/api/csp-reports"',
+      ...everyResponse,
+      ...documentOnly,
     })
     expect(response.headers.get('permissions-policy')).toContain('camera=()')
     expect(response.headers.has('x-powered-by')).toBe(false)
+  })
+
+  it('sends an API answer or a redirect only what protects any resource, not the document’s set', async () => {
+    const app = new Hono()
+      .use(securityHeaders())
+      .get('/api', (c) => c.json({}))
+      .get('/', () => Response.redirect('http://localhost/elsewhere', 302))
+    for (const path of ['/api', '/']) {
+      const headers = Object.fromEntries((await app.request(path)).headers)
+      expect(headers).toMatchObject(everyResponse)
+      for (const name of [...Object.keys(documentOnly), 'permissions-policy'])
+        expect(headers[name]).toBeUndefined()
+    }
   })
 
   it('sends the same headers from a Node server, where the route’s own still win', async () => {
@@ -93,7 +111,13 @@ describe('securityHeaders', () => {
       expect(await page.text()).toBe('<p>')
       expect(page.headers.get('content-security-policy')).toBe("default-src 'self'")
       expect(page.headers.get('x-content-type-options')).toBe('nosniff')
+      expect(page.headers.get('cross-origin-opener-policy')).toBe('same-origin')
+      expect(page.headers.get('permissions-policy')).toContain('camera=()')
       expect(page.headers.has('x-powered-by')).toBe(false)
+      const api = await fetch(`${base}/api`)
+      await api.arrayBuffer()
+      expect(api.headers.has('permissions-policy')).toBe(false)
+      expect(api.headers.has('cross-origin-opener-policy')).toBe(false)
     } finally {
       await new Promise((resolve) => server.close(resolve))
     }
