@@ -82,6 +82,9 @@ describe('RemoteOutlet', () => {
     expect(screen.queryByText('Loading Billing…')).toBeNull()
 
     view.unmount()
+    // After the host's commit, in a microtask of its own.
+    expect(unmount).not.toHaveBeenCalled()
+    await Promise.resolve()
     expect(unmount).toHaveBeenCalledOnce()
     expect(disposed).toEqual(['billing'])
   })

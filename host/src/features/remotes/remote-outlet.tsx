@@ -178,13 +178,19 @@ function RemoteOutletInner({
 
     return () => {
       cancelled = true
-      try {
-        unmount?.()
-      } catch (error) {
-        // A plugin that fails to clean up must not break navigation away from it.
-        console.error(`Remote ${remote.name} threw while unmounting`, error)
-      }
-      dispose?.()
+      const unmountPlugin = unmount
+      const disposePlatform = dispose
+      // After the host's commit, not inside it: a plugin's unmount is usually its React root's,
+      // which cannot finish while React is rendering (the slot host defers its own the same way).
+      queueMicrotask(() => {
+        try {
+          unmountPlugin?.()
+        } catch (error) {
+          // A plugin that fails to clean up must not break navigation away from it.
+          console.error(`Remote ${remote.name} threw while unmounting`, error)
+        }
+        disposePlatform?.()
+      })
     }
   }, [runtime, remote, slot, hold])
 
