@@ -22,22 +22,21 @@ export const SATISFY_STUB_MESSAGE =
 
 const satisfyStub = `export function satisfy() { throw new Error(${JSON.stringify(SATISFY_STUB_MESSAGE)}) }\n`
 
-/** A plugin that gives each of `modules` (an import name) the code beside it instead. */
-function stubModules(name: string, modules: Record<string, string>): Plugin {
+/** Each stubbed import name, and the code a remote's build gets instead. */
+const stubs: Record<string, string> = {
+  [NO_LOCAL_COPY]: 'export {}\n',
+  [SATISFY_MODULE]: satisfyStub,
+}
+
+export function hostProvidedSharedPlugin(): Plugin {
+  const name = 'tessera:host-provided-shared'
   const prefix = `\0${name}:`
   return {
     name,
     apply: 'build',
     // Before originjs, which resolves the satisfy module to its own satisfy.mjs.
     enforce: 'pre',
-    resolveId: (source) => (source in modules ? `${prefix}${source}` : null),
-    load: (id) => (id.startsWith(prefix) ? (modules[id.slice(prefix.length)] ?? null) : null),
+    resolveId: (source) => (source in stubs ? `${prefix}${source}` : null),
+    load: (id) => (id.startsWith(prefix) ? (stubs[id.slice(prefix.length)] ?? null) : null),
   }
-}
-
-export function hostProvidedSharedPlugin(): Plugin {
-  return stubModules('tessera:host-provided-shared', {
-    [NO_LOCAL_COPY]: 'export {}\n',
-    [SATISFY_MODULE]: satisfyStub,
-  })
 }
