@@ -5,6 +5,7 @@ import { watchRemoteRuntimeErrors } from '../features/remotes/runtime-errors.ts'
 import { BootErrorPage } from './boot-error-page.tsx'
 import { BootSkeleton } from './boot-skeleton.tsx'
 import { Frame } from './frame.tsx'
+import { prefetchLaterParts } from './later-parts.tsx'
 import type { Kernel } from './kernel.ts'
 import { BootError, fetchSnapshot } from './snapshot.ts'
 import { startShownRemotes } from './start-remotes.ts'
@@ -35,7 +36,8 @@ export function App({ kernel, showDiagnostics, initialSnapshot }: AppProps) {
       firstSnapshot.current = undefined
       const snapshot = await pending
       // The frame and its first page render in slices the browser can interrupt, not in one long
-      // task on a slow phone's main thread (decision 051); nothing in the host's tree suspends.
+      // task on a slow phone's main thread (decision 051). A first page whose code is in a file
+      // of its own (later-parts.tsx) keeps the skeleton up until that file is in.
       startTransition(() => setState({ status: 'ready', snapshot }))
     } catch (error) {
       if (!(error instanceof BootError)) console.error('Boot failed', error)
@@ -64,6 +66,8 @@ export function App({ kernel, showDiagnostics, initialSnapshot }: AppProps) {
     if (!ready) return
     kernel.session.start()
     kernel.events.connect()
+    // Once the page is painted (when the header's slots may load), the parts opened next.
+    void kernel.remotes.loadOrder.slotsMayLoad().then(prefetchLaterParts)
     return watchRemoteRuntimeErrors({
       target: window,
       remotes: ready.remotes,

@@ -13,20 +13,20 @@ import { CommandPalette } from '../features/command-palette/command-palette.tsx'
 import { HomePage } from '../features/home/home-page.tsx'
 import { LandingPage } from '../features/landing/landing-page.tsx'
 import { startRouteFor } from '../features/landing/start-route.ts'
-import { PrivacyPage } from '../features/legal/privacy-page.tsx'
 import { SiteFooter } from '../features/legal/site-footer.tsx'
-import { TermsPage } from '../features/legal/terms-page.tsx'
 import { MainNav } from '../features/navigation/main-nav.tsx'
 import { remoteLabel } from '../features/remotes/loader.ts'
-import { OverrideArea } from '../features/override-banner/components/override-area.tsx'
+import { overrideRequestFrom } from '../features/override-banner/override-link.ts'
 import { UpdateNotice } from '../features/remote-updates/components/update-notice.tsx'
 import { RemoteOutlet } from '../features/remotes/remote-outlet.tsx'
 import { SessionPending } from '../features/session/session-pending.tsx'
 import { useRouteGuard } from '../features/session/use-route-guard.ts'
 import { ThemeToggle } from '../features/theme/theme-toggle.tsx'
 import { ToastRegion } from '../features/toasts/toast-region.tsx'
+import { LaterBoundary } from '../lib/later.tsx'
 import { interceptPluginLinks, isPlainLeftClick } from '../lib/router/links.ts'
 import { matchRoute, navRemotes, type RouteMatch } from '../lib/router/match-route.ts'
+import { overrideArea, privacyPage, termsPage } from './later-parts.tsx'
 import { NotAllowedPage } from './not-allowed-page.tsx'
 import { NotFoundPage } from './not-found-page.tsx'
 import { fetchSnapshot } from './snapshot.ts'
@@ -44,6 +44,33 @@ function LiveStatus({ kernel }: { kernel: Kernel }) {
       <span className="host-live-status__dot" aria-hidden="true" />
       Reconnecting…
     </p>
+  )
+}
+
+/** A host page while its file is fetched (only when opened before the prefetch brought it). */
+function PageLoading() {
+  return (
+    <div className="host-loading" role="status">
+      <span className="host-spinner" aria-hidden="true" />
+      <span>Loading the page…</span>
+    </div>
+  )
+}
+
+/** A host page whose file could not be fetched: offline, or a release replaced it. */
+function PageFailed() {
+  return (
+    <section className="host-page-message">
+      <h1 className="host-page-message__title">This page could not be loaded</h1>
+      <p className="host-page-message__body">Check your connection, then reload the page.</p>
+      <button
+        type="button"
+        className="host-button host-button--primary"
+        onClick={() => window.location.reload()}
+      >
+        Reload
+      </button>
+    </section>
   )
 }
 
@@ -124,6 +151,13 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
   const homePath = navRemotes(snapshot.remotes)[0]?.basePath ?? null
   const guard = useRouteGuard(router, kernel.session, location, match, snapshot.remotes)
   const readSnapshot = useCallback(() => fetchSnapshot(kernel.client), [kernel.client])
+  // The override area's code is fetched for a preview link or an override already on; once
+  // shown it stays, as before its file was split off.
+  const overridesWanted =
+    overrideRequestFrom(location.search) !== null ||
+    snapshot.remotes.some((remote) => remote.override !== undefined)
+  const [overridesShown, setOverridesShown] = useState(overridesWanted)
+  if (overridesWanted && !overridesShown) setOverridesShown(true)
 
   useEffect(() => {
     if (match.kind === 'redirect') router.navigate(match.to, { replace: true })
@@ -166,7 +200,11 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
       <a className="host-skip-link" href="#host-main">
         Skip to content
       </a>
-      <OverrideArea client={kernel.client} router={router} snapshot={snapshot} />
+      {overridesShown && (
+        <LaterBoundary loading={null} failed={null}>
+          <overrideArea.Component client={kernel.client} router={router} snapshot={snapshot} />
+        </LaterBoundary>
+      )}
       <header className="host-header">
         <div className="host-header__inner">
           <button
@@ -234,7 +272,7 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
         reload={() => window.location.reload()}
       />
       <main className="host-main" id="host-main" ref={mainRef} tabIndex={-1}>
-        {showDiagnostics && <Diagnostics snapshot={snapshot} />}
+        {import.meta.env.DEV && showDiagnostics && <Diagnostics snapshot={snapshot} />}
         {match.kind === 'remote' && guard.kind === 'pass' && (
           <RemoteOutlet key={match.remote.name} remote={match.remote} target={ROUTE_TARGET} />
         )}
@@ -242,11 +280,14 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
         {match.kind === 'home' && <HomePage remotes={snapshot.remotes} session={kernel.session} />}
         {match.kind === 'landing' && <LandingPage onNavigate={navigate} />}
         {match.kind === 'landing-pending' && <SessionPending />}
-        {match.kind === 'host-page' && match.page === 'terms' && (
-          <TermsPage onNavigate={navigate} />
-        )}
-        {match.kind === 'host-page' && match.page === 'privacy' && (
-          <PrivacyPage onNavigate={navigate} />
+        {match.kind === 'host-page' && (
+          <LaterBoundary key={match.page} loading={<PageLoading />} failed={<PageFailed />}>
+            {match.page === 'terms' ? (
+              <termsPage.Component onNavigate={navigate} />
+            ) : (
+              <privacyPage.Component onNavigate={navigate} />
+            )}
+          </LaterBoundary>
         )}
         {match.kind === 'not-found' && (
           <NotFoundPage pathname={match.pathname} homePath={homePath} onNavigate={navigate} />

@@ -1,21 +1,19 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import type { SnapshotRemote } from '@tessera/contracts'
-import { useRemotesRuntime } from '../remotes/remotes-context.tsx'
-import {
-  filterEntries,
-  navigationEntries,
-  pluginEntries,
-  type PaletteEntry,
-} from './palette-commands.ts'
-import '../../app/command-palette.css'
+import { later, LaterBoundary } from '../../lib/later.tsx'
 
 /** Whether a key press is the palette's shortcut: Ctrl-K, or ⌘-K on Apple keyboards. */
 export const isPaletteShortcut = (event: KeyboardEvent): boolean =>
   (event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'k'
 
+/** The dialog's code: fetched once the first page is painted (`prefetchLaterParts`), or on Ctrl-K. */
+export const paletteDialog = later(() =>
+  import('./palette-dialog.tsx').then((module) => module.PaletteDialog),
+)
+
 /**
- * The command palette (Ctrl/⌘-K): the host's "Go to …" entries and every plugin's `commands`
- * (contract 1.1), filtered as one types; Enter or a click runs one, Escape closes.
+ * The command palette (Ctrl/⌘-K, again or Escape to close): listens for its shortcut on every
+ * page and shows the dialog (palette-dialog.tsx); closing gives focus back to where it was.
  */
 export function CommandPalette({
   remotes,
@@ -24,15 +22,8 @@ export function CommandPalette({
   remotes: readonly SnapshotRemote[]
   navigate: (to: string) => void
 }) {
-  const runtime = useRemotesRuntime()
   const [open, setOpen] = useState(false)
-  const [query, setQuery] = useState('')
-  const [plugins, setPlugins] = useState<PaletteEntry[] | null>(null)
-  const [active, setActive] = useState(0)
-  const inputRef = useRef<HTMLInputElement>(null)
   const returnFocus = useRef<Element | null>(null)
-  const titleId = useId()
-  const listId = useId()
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -47,95 +38,20 @@ export function CommandPalette({
     return () => document.removeEventListener('keydown', onKey)
   }, [])
 
-  useEffect(() => {
-    if (!open) return
-    setQuery('')
-    setActive(0)
-    inputRef.current?.focus()
-    let cancelled = false
-    void pluginEntries(runtime, remotes).then((entries) => {
-      if (!cancelled) setPlugins(entries)
-    })
-    return () => {
-      cancelled = true
-    }
-  }, [open, runtime, remotes])
-
   if (!open) return null
   const close = () => {
     setOpen(false)
     if (returnFocus.current instanceof HTMLElement) returnFocus.current.focus()
   }
-  const entries = filterEntries(
-    [...navigationEntries(remotes, navigate), ...(plugins ?? [])],
-    query,
-  )
-  const run = (entry: PaletteEntry | undefined) => {
-    if (entry === undefined) return
-    setOpen(false)
-    void entry.run()
-  }
-  const activeEntry = entries[Math.min(active, entries.length - 1)]
-
+  // Offline before its file arrived: the shortcut does nothing rather than break the page.
   return (
-    <div className="host-palette__backdrop" onClick={close}>
-      <div
-        className="host-palette"
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        onClick={(event) => event.stopPropagation()}
-        onKeyDown={(event) => {
-          if (event.key === 'Escape') close()
-          else if (event.key === 'ArrowDown') setActive((index) => (index + 1) % entries.length)
-          else if (event.key === 'ArrowUp')
-            setActive((index) => (index - 1 + entries.length) % entries.length)
-          else if (event.key === 'Enter') run(activeEntry)
-          else return
-          event.preventDefault()
-        }}
-      >
-        <h2 id={titleId} className="host-visually-hidden">
-          Commands
-        </h2>
-        <input
-          ref={inputRef}
-          className="host-palette__input"
-          type="text"
-          role="combobox"
-          aria-label="Search commands"
-          aria-expanded="true"
-          aria-controls={listId}
-          aria-activedescendant={activeEntry ? `${listId}-${activeEntry.key}` : undefined}
-          value={query}
-          onChange={(event) => {
-            setQuery(event.target.value)
-            setActive(0)
-          }}
-        />
-        <ul id={listId} className="host-palette__list" role="listbox" aria-label="Commands">
-          {entries.map((entry) => (
-            <li
-              key={entry.key}
-              id={`${listId}-${entry.key}`}
-              role="option"
-              aria-selected={entry === activeEntry}
-              className="host-palette__option"
-              onClick={() => run(entry)}
-            >
-              <span>{entry.label}</span>
-              {entry.source && <span className="host-palette__source">{entry.source}</span>}
-              {entry.shortcut && <kbd className="host-palette__shortcut">{entry.shortcut}</kbd>}
-            </li>
-          ))}
-          {entries.length === 0 && <li className="host-palette__empty">No matching command</li>}
-        </ul>
-        {plugins === null && (
-          <p className="host-palette__loading" role="status">
-            Loading commands…
-          </p>
-        )}
-      </div>
-    </div>
+    <LaterBoundary loading={null} failed={null}>
+      <paletteDialog.Component
+        remotes={remotes}
+        navigate={navigate}
+        onClose={close}
+        onRun={() => setOpen(false)}
+      />
+    </LaterBoundary>
   )
 }

@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { UpdateNoticeView } from './update-notice.tsx'
+import { UpdateNoticeView } from './update-notice-view.tsx'
 
 describe('UpdateNoticeView', () => {
   afterEach(cleanup)

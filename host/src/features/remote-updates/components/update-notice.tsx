@@ -1,62 +1,12 @@
 import { useEffect, useState } from 'react'
 import type { PlatformEvents, RegistrySnapshot } from '@tessera/contracts'
+import { later, LaterBoundary } from '../../../lib/later.tsx'
 import { watchRemoteUpdates } from '../remote-updates.ts'
-import '../update-notice.css'
 
-/** "Billing", "Billing and Assistant", "Auth, Billing and Assistant". */
-function listOf(names: readonly string[]): string {
-  if (names.length <= 1) return names.join('')
-  return `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
-}
-
-interface UpdateNoticeViewProps {
-  /** The changed remotes, as the navigation names them. */
-  remotes: readonly string[]
-  reload(): void
-}
-
-/**
- * Says that a remote this page loaded has been updated (promoted or rolled back), and offers a
- * reload; "Later" hides it until something else changes. The page keeps working meanwhile.
- */
-export function UpdateNoticeView({ remotes, reload }: UpdateNoticeViewProps) {
-  const [hidden, setHidden] = useState<string | null>(null)
-  const [reloading, setReloading] = useState(false)
-  const key = remotes.join('\n')
-  if (remotes.length === 0 || hidden === key) return null
-  return (
-    <aside className="host-update" aria-label="Updates">
-      <div className="host-update__inner">
-        <p className="host-update__text" role="status">
-          <strong>{listOf(remotes)}</strong> {remotes.length === 1 ? 'has' : 'have'} been updated
-          since this page opened. Reload to use the new version; what you have open keeps working
-          until then.
-        </p>
-        <div className="host-update__actions">
-          <button
-            type="button"
-            className="host-button host-button--primary host-button--quiet"
-            disabled={reloading}
-            aria-busy={reloading}
-            onClick={() => {
-              setReloading(true)
-              reload()
-            }}
-          >
-            {reloading ? 'Reloading…' : 'Reload'}
-          </button>
-          <button
-            type="button"
-            className="host-button host-button--quiet"
-            onClick={() => setHidden(key)}
-          >
-            Later
-          </button>
-        </div>
-      </div>
-    </aside>
-  )
-}
+/** The notice's code, fetched when a remote changes (update-notice-view.tsx). */
+const noticeView = later(() =>
+  import('./update-notice-view.tsx').then((module) => module.UpdateNoticeView),
+)
 
 interface UpdateNoticeProps {
   events: Pick<PlatformEvents, 'subscribe'>
@@ -72,5 +22,10 @@ export function UpdateNotice({ events, snapshot, fetchSnapshot, reload }: Update
     () => watchRemoteUpdates({ events, loaded: snapshot, fetchSnapshot, onChange: setChanged }),
     [events, snapshot, fetchSnapshot],
   )
-  return <UpdateNoticeView remotes={changed} reload={reload} />
+  if (changed.length === 0) return null
+  return (
+    <LaterBoundary loading={null} failed={null}>
+      <noticeView.Component remotes={changed} reload={reload} />
+    </LaterBoundary>
+  )
 }
