@@ -113,3 +113,33 @@ describe('lists', () => {
     expect(formatList(['gpt-5'], 'en-US')).toBe('gpt-5')
   })
 })
+
+describe('formatters', () => {
+  it('are made once per locale and options, however many values they format', () => {
+    const Original = Intl.DateTimeFormat
+    const made = vi.spyOn(Intl, 'DateTimeFormat').mockImplementation(function (
+      ...args: ConstructorParameters<typeof Original>
+    ) {
+      return new Original(...args)
+    } as unknown as typeof Original)
+    const dates = Array.from({ length: 40 }, (_, day) =>
+      formatDate(`2026-03-${(day % 28) + 1}`, 'pt-BR'),
+    )
+    expect(made).toHaveBeenCalledTimes(1)
+    expect(new Set(dates).size).toBe(28)
+    formatDate('2026-03-01', 'sv-SE')
+    expect(made).toHaveBeenCalledTimes(2)
+    made.mockRestore()
+  })
+
+  it('work out the reader’s locale once, again when the browser’s languages change', () => {
+    const asked = vi.spyOn(Intl.NumberFormat, 'supportedLocalesOf')
+    vi.stubGlobal('navigator', { language: 'nl-NL', languages: ['nl-NL'] })
+    for (let i = 0; i < 20; i += 1) expect(readerLocale()).toBe('nl-NL')
+    expect(asked).toHaveBeenCalledTimes(1)
+    vi.stubGlobal('navigator', { language: 'it-IT', languages: ['it-IT'] })
+    expect(readerLocale()).toBe('it-IT')
+    expect(asked).toHaveBeenCalledTimes(2)
+    asked.mockRestore()
+  })
+})

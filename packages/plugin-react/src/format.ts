@@ -1,7 +1,26 @@
 /**
  * Numbers, money, dates and relative times in the reader's locale, the same way in every remote.
  * Each function takes the locale last, for tests and for a page that must pin one.
+ *
+ * Making an `Intl` formatter, and asking `Intl` which locale it supports, is slow next to using
+ * one: a page that formats a list of dates made one for every date, and on a phone's CPU that was
+ * a long task of its first render (decision 053). The locale is worked out once per set of the
+ * browser's languages, and each formatter is made once per locale and options.
  */
+
+const formatters = new Map<string, unknown>()
+
+/** The formatter `key` names, made by `make` the first time it is asked for. */
+function formatter<T>(key: string, make: () => T): T {
+  let made = formatters.get(key) as T | undefined
+  if (made === undefined) {
+    made = make()
+    formatters.set(key, made)
+  }
+  return made
+}
+
+let known: { languages: string; locale: string } | null = null
 
 /**
  * The reader's locale: the browser's language (then its other preferred ones) when `Intl` knows
@@ -10,6 +29,13 @@
 export function readerLocale(): string {
   const preferred =
     typeof navigator === 'undefined' ? [] : [navigator.language, ...(navigator.languages ?? [])]
+  // Worked out again only when the browser's languages change (a `languagechange`).
+  const languages = preferred.join(',')
+  if (known?.languages !== languages) known = { languages, locale: supportedLocale(preferred) }
+  return known.locale
+}
+
+function supportedLocale(preferred: readonly string[]): string {
   for (const tag of preferred) {
     if (!tag) continue
     try {
@@ -25,14 +51,15 @@ export function readerLocale(): string {
 
 /** A number with the locale's grouping and decimals: "1,234.5" (en-US), "1.234,5" (de). */
 export function formatNumber(value: number, locale = readerLocale()): string {
-  return new Intl.NumberFormat(locale).format(value)
+  return formatter(`number ${locale}`, () => new Intl.NumberFormat(locale)).format(value)
 }
 
 /** A count of things (tokens, characters): whole, never negative, grouped: "12,400". */
 export function formatCount(value: number, locale = readerLocale()): string {
-  return new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }).format(
-    Math.max(0, Math.round(value)),
-  )
+  return formatter(
+    `count ${locale}`,
+    () => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
+  ).format(Math.max(0, Math.round(value)))
 }
 
 /**
@@ -40,12 +67,17 @@ export function formatCount(value: number, locale = readerLocale()): string {
  */
 export function formatMoney(amount: number, currency: string, locale = readerLocale()): string {
   const whole = amount % 100 === 0
-  return new Intl.NumberFormat(locale, {
-    style: 'currency',
-    currency: currency.toUpperCase(),
-    minimumFractionDigits: whole ? 0 : 2,
-    maximumFractionDigits: 2,
-  }).format(amount / 100)
+  const code = currency.toUpperCase()
+  return formatter(
+    `money ${locale} ${code} ${whole}`,
+    () =>
+      new Intl.NumberFormat(locale, {
+        style: 'currency',
+        currency: code,
+        minimumFractionDigits: whole ? 0 : 2,
+        maximumFractionDigits: 2,
+      }),
+  ).format(amount / 100)
 }
 
 function parseDate(iso: string): Date | null {
@@ -56,7 +88,12 @@ function parseDate(iso: string): Date | null {
 /** A calendar date ("December 22, 2026"); the raw text if it is not a date. */
 export function formatDate(iso: string, locale = readerLocale()): string {
   const date = parseDate(iso)
-  return date === null ? iso : new Intl.DateTimeFormat(locale, { dateStyle: 'long' }).format(date)
+  return date === null
+    ? iso
+    : formatter(
+        `date ${locale}`,
+        () => new Intl.DateTimeFormat(locale, { dateStyle: 'long' }),
+      ).format(date)
 }
 
 /** A day of the month read in UTC, as usage periods are: "December 1"; the raw text if no date. */
@@ -64,9 +101,10 @@ export function formatDay(iso: string, locale = readerLocale()): string {
   const date = parseDate(iso)
   return date === null
     ? iso
-    : new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', timeZone: 'UTC' }).format(
-        date,
-      )
+    : formatter(
+        `day ${locale}`,
+        () => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', timeZone: 'UTC' }),
+      ).format(date)
 }
 
 /** A date and time ("Nov 22, 2026, 3:05 PM"); the raw text if it is not a date. */
@@ -74,7 +112,10 @@ export function formatDateTime(iso: string, locale = readerLocale()): string {
   const date = parseDate(iso)
   return date === null
     ? iso
-    : new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date)
+    : formatter(
+        `date-time ${locale}`,
+        () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
+      ).format(date)
 }
 
 /** The time today, the day this year, the day and year before: for lists ("09:05", "Mar 3"). */
@@ -82,14 +123,21 @@ export function formatWhen(iso: string, now = new Date(), locale = readerLocale(
   const date = parseDate(iso)
   if (date === null) return iso
   if (date.toDateString() === now.toDateString()) {
-    return new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }).format(date)
+    return formatter(
+      `time ${locale}`,
+      () => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }),
+    ).format(date)
   }
   const sameYear = date.getFullYear() === now.getFullYear()
-  return new Intl.DateTimeFormat(locale, {
-    day: 'numeric',
-    month: 'short',
-    ...(sameYear ? {} : { year: 'numeric' }),
-  }).format(date)
+  return formatter(
+    `when ${locale} ${sameYear}`,
+    () =>
+      new Intl.DateTimeFormat(locale, {
+        day: 'numeric',
+        month: 'short',
+        ...(sameYear ? {} : { year: 'numeric' }),
+      }),
+  ).format(date)
 }
 
 const relativeUnits: [Intl.RelativeTimeFormatUnit, number][] = [
@@ -106,7 +154,10 @@ export function formatRelative(iso: string, now = Date.now(), locale = readerLoc
   const date = parseDate(iso)
   if (date === null) return iso
   const seconds = Math.round((date.getTime() - now) / 1000)
-  const format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' })
+  const format = formatter(
+    `relative ${locale}`,
+    () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }),
+  )
   for (const [unit, size] of relativeUnits) {
     if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit)
   }
@@ -115,5 +166,8 @@ export function formatRelative(iso: string, now = Date.now(), locale = readerLoc
 
 /** "a, b, and c" — a list joined the locale's way. */
 export function formatList(items: readonly string[], locale = readerLocale()): string {
-  return new Intl.ListFormat(locale, { type: 'conjunction' }).format(items)
+  return formatter(
+    `list ${locale}`,
+    () => new Intl.ListFormat(locale, { type: 'conjunction' }),
+  ).format(items)
 }
