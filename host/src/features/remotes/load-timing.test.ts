@@ -88,6 +88,26 @@ describe('createLoadTimingReporter', () => {
     expect(sent).toHaveLength(1)
   })
 
+  it("reports a remote's page, not its header slot, when the slot showed first", () => {
+    const { reporter, sent, clock } = setup()
+    // A slow page: the header's slots went after their second, billing's badge showed first.
+    reporter.record({ ...measured, target: 'slot', readyAt: 900 })
+    reporter.record({ ...measured, remote: 'auth', target: 'slot', entryUrl: 'x' })
+    reporter.record({ ...measured, readyAt: 1500 })
+    clock.fire()
+    expect(sent[0]?.loads.map(({ remote, target, readyMs }) => [remote, target, readyMs])).toEqual([
+      ['auth', 'slot', 1235],
+      ['billing', 'route', 1500],
+    ])
+    // Once sent, the page's load of a remote already reported is not sent again.
+    reporter.record({ ...measured, remote: 'ai', target: 'slot', entryUrl: 'y' })
+    clock.fire()
+    reporter.record({ ...measured, remote: 'ai', target: 'route', entryUrl: 'y' })
+    clock.fire()
+    expect(sent).toHaveLength(2)
+    expect(sent[1]?.loads).toEqual([expect.objectContaining({ remote: 'ai', target: 'slot' })])
+  })
+
   it('counts a remote as preloaded when its entry was being fetched before the loader asked', () => {
     const { reporter, sent } = setup({
       [measured.entryUrl]: 12,

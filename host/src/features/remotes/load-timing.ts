@@ -27,7 +27,11 @@ export interface LoadTimingReporterOptions {
 }
 
 export interface LoadTimingReporter {
-  /** Records a remote's first load in this page; later loads of the same remote are ignored. */
+  /**
+   * Records a remote's first load in this page; later loads of the same remote are ignored, but
+   * for its page: a route shown after the remote's own header slot (the slots may go first when
+   * the page is slow) takes the slot's place while the report is not sent yet.
+   */
   record(load: MeasuredLoad): void
   /** Sends what is gathered now (the page is being hidden or left). */
   flush(): void
@@ -74,8 +78,13 @@ export function createLoadTimingReporter({
 
   return {
     record(load) {
-      if (seen.has(load.remote)) return
+      const slotFirst = pending.findIndex(
+        (entry) => entry.remote === load.remote && entry.target === 'slot',
+      )
+      const replacesSlot = load.target === 'route' && slotFirst !== -1
+      if (seen.has(load.remote) && !replacesSlot) return
       seen.add(load.remote)
+      if (replacesSlot) pending.splice(slotFirst, 1)
       const fetchStart = fetchStartOf(load.entryUrl)
       pending.push({
         remote: load.remote,
