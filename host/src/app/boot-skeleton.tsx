@@ -1,3 +1,5 @@
+import { LoadingStatus } from '../lib/loading-status.tsx'
+
 /**
  * What the page shows until the registry snapshot is read: the header with the brand and a
  * status line. `index.html` carries the same markup in `#root` (a test keeps them equal), so the
@@ -16,10 +18,7 @@ export function BootSkeleton() {
         </div>
       </header>
       <main className="host-main" id="host-main" tabIndex={-1}>
-        <div className="host-loading" role="status">
-          <span className="host-spinner" aria-hidden="true" />
-          <span>Starting Tessera…</span>
-        </div>
+        <LoadingStatus>Starting Tessera…</LoadingStatus>
       </main>
     </div>
   )

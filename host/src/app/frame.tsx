@@ -24,6 +24,7 @@ import { useRouteGuard } from '../features/session/use-route-guard.ts'
 import { ThemeToggle } from '../features/theme/theme-toggle.tsx'
 import { ToastRegion } from '../features/toasts/toast-region.tsx'
 import { LaterBoundary } from '../lib/later.tsx'
+import { LoadingStatus } from '../lib/loading-status.tsx'
 import { interceptPluginLinks, isPlainLeftClick } from '../lib/router/links.ts'
 import { matchRoute, navRemotes, type RouteMatch } from '../lib/router/match-route.ts'
 import { overrideArea, privacyPage, termsPage } from './later-parts.tsx'
@@ -44,16 +45,6 @@ function LiveStatus({ kernel }: { kernel: Kernel }) {
       <span className="host-live-status__dot" aria-hidden="true" />
       Reconnecting…
     </p>
-  )
-}
-
-/** A host page while its file is fetched (only when opened before the prefetch brought it). */
-function PageLoading() {
-  return (
-    <div className="host-loading" role="status">
-      <span className="host-spinner" aria-hidden="true" />
-      <span>Loading the page…</span>
-    </div>
   )
 }
 
@@ -281,7 +272,11 @@ export function Frame({ kernel, snapshot, showDiagnostics }: FrameProps) {
         {match.kind === 'landing' && <LandingPage onNavigate={navigate} />}
         {match.kind === 'landing-pending' && <SessionPending />}
         {match.kind === 'host-page' && (
-          <LaterBoundary key={match.page} loading={<PageLoading />} failed={<PageFailed />}>
+          <LaterBoundary
+            key={match.page}
+            loading={<LoadingStatus>Loading the page…</LoadingStatus>}
+            failed={<PageFailed />}
+          >
             {match.page === 'terms' ? (
               <termsPage.Component onNavigate={navigate} />
             ) : (
