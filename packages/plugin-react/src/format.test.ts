@@ -9,6 +9,8 @@ import {
   formatNumber,
   formatRelative,
   formatWhen,
+  dateTimeFormat,
+  numberFormat,
   readerLocale,
 } from './format.ts'
 
@@ -130,6 +132,19 @@ describe('formatters', () => {
     formatDate('2026-03-01', 'sv-SE')
     expect(made).toHaveBeenCalledTimes(2)
     made.mockRestore()
+  })
+
+  it('are given to a remote for its own wording, one per locale and options', () => {
+    const percent = numberFormat({ style: 'percent', maximumFractionDigits: 1 }, 'en-US')
+    expect(percent.format(0.125)).toBe('12.5%')
+    expect(numberFormat({ style: 'percent', maximumFractionDigits: 1 }, 'en-US')).toBe(percent)
+    expect(numberFormat({ style: 'percent' }, 'en-US')).not.toBe(percent)
+    expect(
+      numberFormat({ style: 'percent', maximumFractionDigits: 1 }, 'de-DE').format(0.125),
+    ).toBe('12,5 %')
+    const time = dateTimeFormat({ timeStyle: 'short', timeZone: 'UTC' }, 'en-GB')
+    expect(time.format(Date.UTC(2026, 10, 28, 9, 5))).toBe('09:05')
+    expect(dateTimeFormat({ timeStyle: 'short', timeZone: 'UTC' }, 'en-GB')).toBe(time)
   })
 
   it('work out the reader’s locale once, again when the browser’s languages change', () => {

@@ -5,19 +5,42 @@
  * Making an `Intl` formatter, and asking `Intl` which locale it supports, is slow next to using
  * one: a page that formats a list of dates made one for every date, and on a phone's CPU that was
  * a long task of its first render (decision 053). The locale is worked out once per set of the
- * browser's languages, and each formatter is made once per locale and options.
+ * browser's languages, and each formatter is made once per locale and options; a remote's own
+ * wording gets its formatters here too (`numberFormat`, `dateTimeFormat`). The first `Intl` use of
+ * a page loads the browser's locale data: the host's page does that before any remote runs
+ * (decision 054).
  */
 
 const formatters = new Map<string, unknown>()
 
-/** The formatter `key` names, made by `make` the first time it is asked for. */
-function formatter<T>(key: string, make: () => T): T {
+/** The formatter of `kind` for a locale and options, made by `make` the first time. */
+function cached<T>(kind: string, locale: string, options: object, make: () => T): T {
+  const key = `${kind} ${locale} ${JSON.stringify(options)}`
   let made = formatters.get(key) as T | undefined
   if (made === undefined) {
     made = make()
     formatters.set(key, made)
   }
   return made
+}
+
+/**
+ * The reader's `Intl.NumberFormat` with these options, made once per locale and options: for a
+ * remote's own wording (a percentage, a unit) beside the functions below.
+ */
+export function numberFormat(
+  options: Intl.NumberFormatOptions = {},
+  locale = readerLocale(),
+): Intl.NumberFormat {
+  return cached('number', locale, options, () => new Intl.NumberFormat(locale, options))
+}
+
+/** The reader's `Intl.DateTimeFormat` with these options, made once per locale and options. */
+export function dateTimeFormat(
+  options: Intl.DateTimeFormatOptions = {},
+  locale = readerLocale(),
+): Intl.DateTimeFormat {
+  return cached('date', locale, options, () => new Intl.DateTimeFormat(locale, options))
 }
 
 let known: { languages: string; locale: string } | null = null
@@ -51,15 +74,12 @@ function supportedLocale(preferred: readonly string[]): string {
 
 /** A number with the locale's grouping and decimals: "1,234.5" (en-US), "1.234,5" (de). */
 export function formatNumber(value: number, locale = readerLocale()): string {
-  return formatter(`number ${locale}`, () => new Intl.NumberFormat(locale)).format(value)
+  return numberFormat({}, locale).format(value)
 }
 
 /** A count of things (tokens, characters): whole, never negative, grouped: "12,400". */
 export function formatCount(value: number, locale = readerLocale()): string {
-  return formatter(
-    `count ${locale}`,
-    () => new Intl.NumberFormat(locale, { maximumFractionDigits: 0 }),
-  ).format(Math.max(0, Math.round(value)))
+  return numberFormat({ maximumFractionDigits: 0 }, locale).format(Math.max(0, Math.round(value)))
 }
 
 /**
@@ -68,15 +88,14 @@ export function formatCount(value: number, locale = readerLocale()): string {
 export function formatMoney(amount: number, currency: string, locale = readerLocale()): string {
   const whole = amount % 100 === 0
   const code = currency.toUpperCase()
-  return formatter(
-    `money ${locale} ${code} ${whole}`,
-    () =>
-      new Intl.NumberFormat(locale, {
-        style: 'currency',
-        currency: code,
-        minimumFractionDigits: whole ? 0 : 2,
-        maximumFractionDigits: 2,
-      }),
+  return numberFormat(
+    {
+      style: 'currency',
+      currency: code,
+      minimumFractionDigits: whole ? 0 : 2,
+      maximumFractionDigits: 2,
+    },
+    locale,
   ).format(amount / 100)
 }
 
@@ -88,12 +107,7 @@ function parseDate(iso: string): Date | null {
 /** A calendar date ("December 22, 2026"); the raw text if it is not a date. */
 export function formatDate(iso: string, locale = readerLocale()): string {
   const date = parseDate(iso)
-  return date === null
-    ? iso
-    : formatter(
-        `date ${locale}`,
-        () => new Intl.DateTimeFormat(locale, { dateStyle: 'long' }),
-      ).format(date)
+  return date === null ? iso : dateTimeFormat({ dateStyle: 'long' }, locale).format(date)
 }
 
 /** A day of the month read in UTC, as usage periods are: "December 1"; the raw text if no date. */
@@ -101,10 +115,7 @@ export function formatDay(iso: string, locale = readerLocale()): string {
   const date = parseDate(iso)
   return date === null
     ? iso
-    : formatter(
-        `day ${locale}`,
-        () => new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'long', timeZone: 'UTC' }),
-      ).format(date)
+    : dateTimeFormat({ day: 'numeric', month: 'long', timeZone: 'UTC' }, locale).format(date)
 }
 
 /** A date and time ("Nov 22, 2026, 3:05 PM"); the raw text if it is not a date. */
@@ -112,10 +123,7 @@ export function formatDateTime(iso: string, locale = readerLocale()): string {
   const date = parseDate(iso)
   return date === null
     ? iso
-    : formatter(
-        `date-time ${locale}`,
-        () => new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }),
-      ).format(date)
+    : dateTimeFormat({ dateStyle: 'medium', timeStyle: 'short' }, locale).format(date)
 }
 
 /** The time today, the day this year, the day and year before: for lists ("09:05", "Mar 3"). */
@@ -123,20 +131,12 @@ export function formatWhen(iso: string, now = new Date(), locale = readerLocale(
   const date = parseDate(iso)
   if (date === null) return iso
   if (date.toDateString() === now.toDateString()) {
-    return formatter(
-      `time ${locale}`,
-      () => new Intl.DateTimeFormat(locale, { hour: '2-digit', minute: '2-digit' }),
-    ).format(date)
+    return dateTimeFormat({ hour: '2-digit', minute: '2-digit' }, locale).format(date)
   }
   const sameYear = date.getFullYear() === now.getFullYear()
-  return formatter(
-    `when ${locale} ${sameYear}`,
-    () =>
-      new Intl.DateTimeFormat(locale, {
-        day: 'numeric',
-        month: 'short',
-        ...(sameYear ? {} : { year: 'numeric' }),
-      }),
+  return dateTimeFormat(
+    { day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }) },
+    locale,
   ).format(date)
 }
 
@@ -154,9 +154,12 @@ export function formatRelative(iso: string, now = Date.now(), locale = readerLoc
   const date = parseDate(iso)
   if (date === null) return iso
   const seconds = Math.round((date.getTime() - now) / 1000)
-  const format = formatter(
-    `relative ${locale}`,
-    () => new Intl.RelativeTimeFormat(locale, { numeric: 'auto' }),
+  const options = { numeric: 'auto' } as const
+  const format = cached(
+    'relative',
+    locale,
+    options,
+    () => new Intl.RelativeTimeFormat(locale, options),
   )
   for (const [unit, size] of relativeUnits) {
     if (Math.abs(seconds) >= size) return format.format(Math.round(seconds / size), unit)
@@ -166,8 +169,6 @@ export function formatRelative(iso: string, now = Date.now(), locale = readerLoc
 
 /** "a, b, and c" — a list joined the locale's way. */
 export function formatList(items: readonly string[], locale = readerLocale()): string {
-  return formatter(
-    `list ${locale}`,
-    () => new Intl.ListFormat(locale, { type: 'conjunction' }),
-  ).format(items)
+  const options = { type: 'conjunction' } as const
+  return cached('list', locale, options, () => new Intl.ListFormat(locale, options)).format(items)
 }

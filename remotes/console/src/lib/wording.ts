@@ -1,8 +1,8 @@
-import { formatNumber, readerLocale } from '@tessera/plugin-react/format'
+import { formatNumber, numberFormat, readerLocale } from '@tessera/plugin-react/format'
 
 /** A share as a whole or one-decimal percentage: "20 %", "12.5 %"; the locale's digits. */
 export function formatPercent(share: number, locale = readerLocale()): string {
-  return new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 1 }).format(share)
+  return numberFormat({ style: 'percent', maximumFractionDigits: 1 }, locale).format(share)
 }
 
 /** A build's size in the reader's units: "812 B", "14.2 KB", "1.3 MB" (1 KB = 1,000 bytes). */
@@ -15,7 +15,7 @@ export function formatBytes(bytes: number, locale = readerLocale()): string {
     value /= 1000
     unit += 1
   }
-  const text = new Intl.NumberFormat(locale, { maximumFractionDigits: 1 }).format(value)
+  const text = numberFormat({ maximumFractionDigits: 1 }, locale).format(value)
   return `${text} ${units[unit]}`
 }
 
@@ -23,7 +23,7 @@ export function formatBytes(bytes: number, locale = readerLocale()): string {
 export function formatWindow(seconds: number, locale = readerLocale()): string {
   const unit = seconds % 60 === 0 ? 'minute' : 'second'
   const value = unit === 'minute' ? seconds / 60 : seconds
-  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(value)
+  return numberFormat({ style: 'unit', unit, unitDisplay: 'long' }, locale).format(value)
 }
 
 /** What a channel serves, in words: "1.2.0", "1.3.0 at 20 %", or "nothing". */

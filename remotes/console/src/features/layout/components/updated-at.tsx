@@ -1,11 +1,11 @@
 import { useEventStatus } from '@tessera/plugin-react/platform'
-import { readerLocale } from '@tessera/plugin-react/format'
+import { dateTimeFormat } from '@tessera/plugin-react/format'
 
 /** "Updated 09:05:12 · live": when the page last read the BFF, and whether live events arrive. */
 export function UpdatedAt({ at }: { at: number | null }) {
   const status = useEventStatus()
   if (at === null) return null
-  const time = new Intl.DateTimeFormat(readerLocale(), { timeStyle: 'medium' }).format(at)
+  const time = dateTimeFormat({ timeStyle: 'medium' }).format(at)
   return (
     <p className="updated-at">
       <span
