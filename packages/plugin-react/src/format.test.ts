@@ -141,7 +141,7 @@ describe('formatters', () => {
     expect(numberFormat({ style: 'percent' }, 'en-US')).not.toBe(percent)
     expect(
       numberFormat({ style: 'percent', maximumFractionDigits: 1 }, 'de-DE').format(0.125),
-    ).toBe('12,5 %')
+    ).toBe('12,5\u00a0%')
     const time = dateTimeFormat({ timeStyle: 'short', timeZone: 'UTC' }, 'en-GB')
     expect(time.format(Date.UTC(2026, 10, 28, 9, 5))).toBe('09:05')
     expect(dateTimeFormat({ timeStyle: 'short', timeZone: 'UTC' }, 'en-GB')).toBe(time)
