@@ -75,6 +75,15 @@ function cpuMsOf(from: ResourceSample, to: ResourceSample): number {
   return (to.cpuUserMicros + to.cpuSystemMicros - from.cpuUserMicros - from.cpuSystemMicros) / 1000
 }
 
+/**
+ * Issue 21's goal for the BFF's overhead to the first token: under 2 ms by the median and 5 ms at
+ * the 95th percentile on a PostgreSQL server, under 3 ms by the median on PGlite.
+ */
+function overheadGoal(database: 'PGlite' | 'PostgreSQL', medianMs: number, p95Ms: number): string {
+  if (database === 'PGlite') return `< 3 ms median: ${medianMs < 3 ? 'met' : 'missed'}`
+  return `< 2 ms median, < 5 ms p95: ${medianMs < 2 && p95Ms < 5 ? 'met' : 'missed'}`
+}
+
 /** Starts a Node process with this one's loader flags (tsx); its stdout piped here, or to `log`. */
 function spawnTsx(
   file: string,
@@ -530,7 +539,7 @@ async function main(): Promise<void> {
         [
           'BFF overhead (median of the paired differences; p95)',
           `${ms(median(overheads))}; ${ms(percentile(overheads, 95))}`,
-          median(overheads) < 5 ? '< 5 ms: met' : '< 5 ms: missed',
+          overheadGoal(database, median(overheads), percentile(overheads, 95)),
         ],
         [
           'of which the BFF itself (moderation off: median; p95)',
