@@ -150,14 +150,23 @@ export function createAnswerStream(
     // (one write on the way to it, not two), or after OPENING_AFTER_MS if the model is slow to
     // start, or when the answer ends without a token (decision 013).
     let writes: Promise<void> = Promise.resolve()
+    // The user's open pages hear of the hold once the opening (and the first token, when it came
+    // with it) has been written, a turn of the event loop later: publishing is a database write,
+    // and on the embedded database it is work on this thread, which the token would wait behind.
+    // The answer's end is stored only after it (so the hold is never announced after its settling).
+    let announced: Promise<void> = Promise.resolve()
     const sendOpening = () => {
       clearTimeout(openingTimer)
       if (openingSent) return
       openingSent = true
       writes = writes.then(() => sink.send('message', opening))
-      // The user's open pages hear of the hold now, off the path to the first token.
       const { reservation } = prepared
-      deps.announce(prepared.sender, reservation.counters, prepared.limit, prepared.period)
+      announced = writes
+        .catch(() => undefined)
+        .then(nextTurn)
+        .then(() =>
+          deps.announce(prepared.sender, reservation.counters, prepared.limit, prepared.period),
+        )
     }
     const openingTimer = setTimeout(sendOpening, OPENING_AFTER_MS)
     let queued = false
@@ -215,6 +224,7 @@ export function createAnswerStream(
     await flush()
     // The last batch is written before the end is stored (which no batch can overwrite).
     await flusher.close()
+    await announced
 
     const outcome = outcomeOf({ stopReason, failure, opened, finishReason, text, chunks, reported })
     if (outcome.errorCode !== null && stopReason === null) {
