@@ -11,6 +11,11 @@
  * 2. 200 concurrent answers streaming through the BFF (the stand-in paces each at 40 tokens/s, so
  *    all of them are open at once). Goal: zero errors; the BFF process's peak RSS and CPU.
  *
+ * For reference, the same completion through two bare proxies that only forward it and pipe the
+ * stream back (`serveBareProxies`, in a process of their own) is timed in the same rotation: one
+ * on the BFF's stack (Hono on @hono/node-server, the BFF's HTTP client for the model), one on
+ * `node:http` alone. They are the hop every BFF pays, whatever it checks (decision 056).
+ *
  * Three processes, as in production: this one (the load), the OpenAI stand-in, and the BFF with
  * its database and the Supabase stand-in (sign-up only). The BFF logs at `info` into
  * `.tessera/bench-assistant-bff.log` (this process does not read its log while it measures) and
@@ -25,8 +30,12 @@ import http from 'node:http'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import type { Interface } from 'node:readline'
+import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
+import { Hono } from 'hono'
+import { serve as serveHttp } from '@hono/node-server'
 import { startBff } from '@tessera/bff/node'
+import { createNodeFetch } from '@tessera/bff/platform/node-fetch'
 import { openDatabase, prepareDatabase } from '@tessera/db/open-database'
 import { startSupabaseEmulator } from '@tessera/emulators/supabase/node'
 import { signInBenchAccount } from './bench-account.ts'
@@ -215,6 +224,75 @@ async function serve(): Promise<void> {
   })
 }
 
+/** Listens on a free loopback port; the server's url. */
+async function listening(server: http.Server): Promise<string> {
+  if (!server.listening) await new Promise((resolve) => server.once('listening', resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+/**
+ * Two proxies that only forward a chat completion to the stand-in and its bytes back as they
+ * come. Every BFF pays at least this hop (a request in, one out, a stream relayed); what the BFF
+ * spends above it is its checks, its database and its own events. `hono` is built as the BFF is
+ * (a Hono route on @hono/node-server, the model's requests through node-fetch.ts); `raw` is
+ * `node:http` piping one socket into another, the least a Node process can do.
+ */
+async function serveBareProxies(): Promise<void> {
+  const openaiUrl = process.env.BENCH_OPENAI_URL ?? ''
+  const upstreamFetch = createNodeFetch()
+  const app = new Hono().post('/v1/chat/completions', async (c) => {
+    const upstream = await upstreamFetch(`${openaiUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: {
+        authorization: c.req.header('authorization') ?? '',
+        'content-type': 'application/json',
+      },
+      body: await c.req.text(),
+    })
+    return new Response(upstream.body, {
+      status: upstream.status,
+      headers: { 'content-type': upstream.headers.get('content-type') ?? 'text/event-stream' },
+    })
+  })
+  const hono = serveHttp({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as http.Server
+  const upstream = new URL(openaiUrl)
+  const agent = new http.Agent({ keepAlive: true })
+  const raw = http
+    .createServer((request, response) => {
+      const forwarded = http.request(
+        {
+          agent,
+          host: upstream.hostname,
+          port: upstream.port,
+          path: '/v1/chat/completions',
+          method: 'POST',
+          headers: {
+            authorization: request.headers.authorization ?? '',
+            'content-type': 'application/json',
+            'content-length': request.headers['content-length'] ?? '0',
+          },
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, {
+            'content-type': answer.headers['content-type'] ?? 'text/event-stream',
+          })
+          answer.pipe(response)
+        },
+      )
+      forwarded.on('error', () => response.destroy())
+      request.pipe(forwarded)
+    })
+    .listen(0, '127.0.0.1')
+  const urls: ProxyUrls = { hono: await listening(hono), raw: await listening(raw) }
+  // Its one line on stdout: where they listen. The load's process ends it (SIGTERM).
+  console.log(JSON.stringify({ url: urls }))
+}
+
+interface ProxyUrls {
+  hono: string
+  raw: string
+}
+
 // ---------------------------------------------------------------------------------------------
 // The load.
 
@@ -373,11 +451,16 @@ async function main(): Promise<void> {
       LOG_LEVEL: 'info',
     },
   )
-  const openaiLines = createInterface({ input: openai.stdout! })
-  // Its log lines are JSON; the one saying it is ready carries the url.
-  const openaiUrl = await lineOf(openaiLines, (line) =>
-    line.startsWith('{"') ? (JSON.parse(line) as { url?: string }).url : undefined,
-  )
+  // Its log lines are JSON; the one saying it is ready carries the url (as does the proxy's).
+  const urlOf = <T = string>(child: ChildProcess) =>
+    lineOf(createInterface({ input: child.stdout! }), (line) =>
+      line.startsWith('{"') ? (JSON.parse(line) as { url?: T }).url : undefined,
+    )
+  const openaiUrl = await urlOf(openai)
+  const proxy = spawnTsx(fileURLToPath(import.meta.url), ['--proxies'], {
+    BENCH_OPENAI_URL: openaiUrl,
+  })
+  const proxyUrls = await urlOf<ProxyUrls>(proxy)
   // The BFF logs at `info` as deployed, into a file: this process (the one measuring) is not
   // also the one reading its log.
   mkdirSync(path.dirname(bffLogFile), { recursive: true })
@@ -410,7 +493,7 @@ async function main(): Promise<void> {
     if (ttftCookie === undefined || unmoderatedCookie === undefined)
       throw new Error('no benchmark account')
 
-    // 1. Time to first token, the three paths in turn (rotating which goes first); the first
+    // 1. Time to first token, the five paths in turn (rotating which goes first); the first
     // rounds warm everything up.
     const warmUp = 10
     const rounds = pairs + warmUp
@@ -423,6 +506,8 @@ async function main(): Promise<void> {
     const directMs: number[] = []
     const bffMs: number[] = []
     const unmoderatedMs: number[] = []
+    const proxyMs: number[] = []
+    const rawProxyMs: number[] = []
     let ttftErrors = 0
     const roundsStart = await sample()
     for (const [index, ids] of conversations.entries()) {
@@ -431,34 +516,43 @@ async function main(): Promise<void> {
         () => direct(served.openaiUrl, question),
         () => throughBff(served.bffUrl, ttftCookie, ids.moderated, question),
         () => throughBff(served.unmoderatedUrl, unmoderatedCookie, ids.unmoderated, question),
+        () => direct(proxyUrls.hono, question),
+        () => direct(proxyUrls.raw, question),
       ]
       const results: StreamResult[] = []
       for (let step = 0; step < paths.length; step += 1) {
         const which = (index + step) % paths.length
         results[which] = await paths[which]!()
       }
-      const [straight, through, bare] = results
-      if (!straight?.ok || !through?.ok || !bare?.ok) {
+      const [straight, through, bare, proxied, piped] = results
+      const failed = results.find((result) => !result.ok)
+      if (failed !== undefined) {
         ttftErrors += 1
-        console.error(straight?.failure ?? through?.failure ?? bare?.failure)
+        console.error(failed.failure)
         continue
       }
       if (index < warmUp) continue
       if (
-        straight.firstTokenMs === null ||
-        through.firstTokenMs === null ||
-        bare.firstTokenMs === null
+        straight?.firstTokenMs == null ||
+        through?.firstTokenMs == null ||
+        bare?.firstTokenMs == null ||
+        proxied?.firstTokenMs == null ||
+        piped?.firstTokenMs == null
       )
         continue
       directMs.push(straight.firstTokenMs)
       bffMs.push(through.firstTokenMs)
       unmoderatedMs.push(bare.firstTokenMs)
+      proxyMs.push(proxied.firstTokenMs)
+      rawProxyMs.push(piped.firstTokenMs)
     }
     const roundsEnd = await sample()
     // The BFF process's CPU per send, whole sends (through `done`), both BFFs of the rounds.
     const cpuPerSendMs = (cpuMsOf(roundsStart, roundsEnd) / (2 * rounds)).toFixed(2)
     const overheads = bffMs.map((ms, index) => ms - (directMs[index] ?? 0))
     const ownOverheads = unmoderatedMs.map((ms, index) => ms - (directMs[index] ?? 0))
+    const proxyOverheads = proxyMs.map((ms, index) => ms - (directMs[index] ?? 0))
+    const rawProxyOverheads = rawProxyMs.map((ms, index) => ms - (directMs[index] ?? 0))
 
     // 1b. The same with an image attached (assistant-image.ts), as the second account on the
     // first BFF (moderation on): its month has room for these sends besides its own rounds.
@@ -547,6 +641,16 @@ async function main(): Promise<void> {
           '',
         ],
         [
+          'for reference, a proxy that only forwards, on Hono (overhead median; p95; BFF ÷ it)',
+          `${ms(median(proxyOverheads))}; ${ms(percentile(proxyOverheads, 95))}; ${(median(overheads) / median(proxyOverheads)).toFixed(1)}×`,
+          '',
+        ],
+        [
+          'for reference, a proxy that only forwards, node:http piping (overhead median; p95)',
+          `${ms(median(rawProxyOverheads))}; ${ms(percentile(rawProxyOverheads, 95))}`,
+          '',
+        ],
+        [
           `with an image attached (512×384 PNG): BFF overhead (median of ${image.overheads.length}; p95)`,
           `${ms(median(image.overheads))}; ${ms(percentile(image.overheads, 95))} (straight: ${ms(median(image.directMs))})`,
           '',
@@ -583,6 +687,8 @@ async function main(): Promise<void> {
         directMs,
         bffMs,
         unmoderatedMs,
+        proxyMs,
+        rawProxyMs,
         image,
         concurrent,
         streamTokensPerSecond,
@@ -605,8 +711,10 @@ async function main(): Promise<void> {
       await exited
     }
     openai.kill('SIGTERM')
+    proxy.kill('SIGTERM')
   }
 }
 
 if (process.argv.includes('--serve')) await serve()
+else if (process.argv.includes('--proxies')) await serveBareProxies()
 else await main()
