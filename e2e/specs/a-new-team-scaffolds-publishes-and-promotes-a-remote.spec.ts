@@ -66,7 +66,7 @@ test('a new team scaffolds a remote with an API, publishes and promotes it, and 
   browser,
 }, testInfo) => {
   // About 70 s alone (a stack of its own, a build, a publish); more beside other workers.
-  test.setTimeout(150_000)
+  test.setTimeout(300_000)
   const name = `scratch-${randomUUID().slice(0, 8)}`
   const label = name.replace('-', ' ').replace(/^./, (first) => first.toUpperCase())
   const folder = path.join(repoRoot, 'remotes', name)

@@ -62,7 +62,7 @@ test('a team buys seats through checkout, grows to 3 seats, caps a member and dr
   account,
   pageErrors,
 }) => {
-  test.setTimeout(90_000)
+  test.setTimeout(180_000)
   const team = `Difference Engines ${Date.now() % 100_000}`
   const colleagueContext = await browser.newContext()
   const colleague = await signedInAccount(colleagueContext, 'colleague', 'Grace Hopper')

@@ -10,7 +10,7 @@ test('a free user reaches the monthly limit, upgrades to Pro through checkout, a
   page,
   pageErrors,
 }) => {
-  test.setTimeout(180_000)
+  test.setTimeout(360_000)
   const chat = assistantPage(page)
   const header = page.getByRole('banner')
   await page.goto('/assistant')

@@ -9,7 +9,7 @@ test('a free user sees only the free model and is refused a team model; after up
   page,
   pageErrors,
 }) => {
-  test.setTimeout(120_000)
+  test.setTimeout(240_000)
   const chat = assistantPage(page)
   const picker = page.getByRole('combobox', { name: 'Model' })
   const word = marker()

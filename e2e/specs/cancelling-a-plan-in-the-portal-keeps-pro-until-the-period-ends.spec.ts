@@ -5,7 +5,7 @@ test('cancelling in the billing portal shows “Cancels on <date>” and keeps P
   page,
   pageErrors,
 }) => {
-  test.setTimeout(120_000)
+  test.setTimeout(240_000)
   await withStripeClock(async () => {
     await subscribeThroughApi(page, 'pro')
     const { subscription } = await readSubscription(page)

@@ -14,7 +14,7 @@ test('the first operator grants the role to a new account, and when the two prom
   request,
   deployStack: stack,
 }) => {
-  test.setTimeout(180_000)
+  test.setTimeout(360_000)
   for (const version of ['2.4.0', '2.5.0']) {
     const build = await alteredBuild(
       stack,

@@ -23,7 +23,7 @@ test('an operator starts a 20 % canary from the console, sees clients and errors
   request,
   deployStack: stack,
 }) => {
-  test.setTimeout(420_000)
+  test.setTimeout(840_000)
   // billing 2.2.0 works and becomes stable (so 1.0.0 is the previous good); 2.3.0 passes every
   // publish check and throws in the browser.
   const good = await alteredBuild(stack, 'billing', 'console-good', ({ descriptor, files }) => {

@@ -5,7 +5,7 @@ test('a declined card leaves the user on Free with a message saying so', async (
   page,
   pageErrors,
 }) => {
-  test.setTimeout(120_000)
+  test.setTimeout(240_000)
   await page.goto('/billing/plans')
   const plans = page.getByRole('list', { name: 'Plans' })
 

@@ -24,7 +24,7 @@ test('a canary at 50 % serves billing 1.2.0 to about half of the visitors, each 
   browser,
   deployStack: stack,
 }) => {
-  test.setTimeout(180_000)
+  test.setTimeout(360_000)
   expect((await publishCommand(stack, 'billing', ['--version', '1.2.0'])).code).toBe(0)
   const started = await remoteCommand(stack, ['canary', 'billing', '1.2.0', '50'])
   expect(started.output).toMatch(/billing canary: none → 1\.2\.0 at 50 % \(revision \d+ → \d+\)/)

@@ -17,7 +17,7 @@ test('a canary whose visitors’ browsers report errors is stopped automatically
   request,
   deployStack: stack,
 }) => {
-  test.setTimeout(240_000)
+  test.setTimeout(480_000)
   // A build that passes every publish check and fails in the browser: its entry throws.
   const broken = await alteredBuild(stack, 'billing', 'broken-entry', ({ descriptor, files }) => {
     files.set(

@@ -11,7 +11,7 @@ test('two promotes at once never lose one: the channel ends on one of them, with
   request,
   deployStack: stack,
 }) => {
-  test.setTimeout(180_000)
+  test.setTimeout(360_000)
   for (const version of ['1.5.0', '1.6.0']) {
     expect((await publishCommand(stack, 'billing', ['--version', version])).code).toBe(0)
   }

@@ -12,7 +12,7 @@ test('the billing team publishes 1.1.0 and promotes it while the host runs: new 
   request,
   deployStack: stack,
 }) => {
-  test.setTimeout(180_000)
+  test.setTimeout(360_000)
   // The page the host build made (its first reads' answers are this request's).
   const hostPage = async () =>
     withoutFirstReads(

@@ -12,7 +12,7 @@ test('a renewal that fails puts a fix-payment banner in the header of every page
   page,
   pageErrors,
 }) => {
-  test.setTimeout(120_000)
+  test.setTimeout(240_000)
   await withStripeClock(async () => {
     await subscribeThroughApi(page, 'pro', cards.failsAtRenewal)
     const { subscription } = await readSubscription(page)

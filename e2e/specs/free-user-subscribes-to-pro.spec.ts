@@ -5,7 +5,7 @@ test('a free user subscribes to Pro on the checkout page and the badge turns Pro
   page,
   pageErrors,
 }) => {
-  test.setTimeout(120_000)
+  test.setTimeout(240_000)
   await page.goto('/billing/plans')
   const badge = page.getByRole('banner').getByRole('link', { name: /^Current plan:/ })
   await expect(badge).toHaveText('Free')

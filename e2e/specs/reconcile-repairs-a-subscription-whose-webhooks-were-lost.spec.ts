@@ -21,7 +21,7 @@ test('reconcile brings back a subscription whose webhooks were lost, and the ope
   page,
   pageErrors,
 }) => {
-  test.setTimeout(120_000)
+  test.setTimeout(240_000)
   await withStripeClock(async () => {
     await page.goto('/billing')
     const header = page.getByRole('banner')

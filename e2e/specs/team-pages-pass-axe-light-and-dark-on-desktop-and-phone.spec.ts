@@ -16,7 +16,7 @@ test('the team pages pass axe in both themes on a desktop and a phone', async ({
   browser,
   pageErrors,
 }) => {
-  test.setTimeout(120_000)
+  test.setTimeout(240_000)
   const team = 'Analytical Engines'
   const colleagueContext = await browser.newContext()
   const { workspaceId, invitePath } = await withStripeClock(() =>

@@ -44,7 +44,7 @@ const pages = [
 test('an operator opens every console page, which axe finds no fault with, light and dark, at 390 px', async ({
   browser,
 }) => {
-  test.setTimeout(180_000)
+  test.setTimeout(360_000)
   const operator = await operatorSession(browser, stack, { viewport: { width: 390, height: 844 } })
   const { page } = operator
   const errors: string[] = []
