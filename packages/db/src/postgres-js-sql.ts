@@ -56,6 +56,11 @@ function queryable(client: Client): SqlQueryable {
 export function createPostgresJsSql(url: string, options: PostgresJsOptions = {}): Sql {
   const client = postgres(url, {
     max: options.max ?? 10,
+    // postgres.js would ask every new connection for the server's array types first, and drops
+    // that query's promise: a connection lost during it is an unhandled rejection, which ends the
+    // process (porsager/postgres#1192). Arrays travel as text literals in and as JSON out
+    // (`to_jsonb(column)`), so nothing needs those types (decision 057).
+    fetch_types: false,
     // "relation already exists, skipping" and friends from idempotent DDL are not news.
     onnotice: () => undefined,
     types: {

@@ -6,7 +6,8 @@
 
 /**
  * A parameter value. Both drivers type these the same way; send JSON as text
- * (`JSON.stringify(x)` with `$1::jsonb`) and lists as text (`string_to_array($1, ',')`).
+ * (`JSON.stringify(x)` with `$1::jsonb`) and lists as text (`string_to_array($1, ',')`). Read an
+ * array column as JSON (`to_jsonb(column)`): the server's driver does not parse arrays.
  */
 export type SqlValue = string | number | boolean | null | Date | Uint8Array
 

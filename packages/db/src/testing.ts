@@ -123,6 +123,9 @@ function databaseUrl(serverUrl: string, database: string): string {
   return url.toString()
 }
 
+// One connection that asks for no array types (see `createPostgresJsSql`).
+const adminOptions = { max: 1, fetch_types: false, onnotice: () => undefined }
+
 const serverTemplates = new Map<string, Promise<string>>()
 
 async function serverTemplate(serverUrl: string, migrationsDir: string | false): Promise<string> {
@@ -140,7 +143,7 @@ async function buildServerTemplate(
   name: string,
   migrationsDir: string | false,
 ): Promise<string> {
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => undefined })
+  const admin = postgres(serverUrl, adminOptions)
   try {
     const existing = await admin`select 1 from pg_database where datname = ${name}`
     if (existing.length > 0) return name
@@ -172,7 +175,7 @@ async function createServerTestDatabase(
 ): Promise<Sql> {
   const template = await serverTemplate(serverUrl, migrationsDir)
   const name = `tessera_test_${randomUUID().replaceAll('-', '')}`
-  const admin = postgres(serverUrl, { max: 1, onnotice: () => undefined })
+  const admin = postgres(serverUrl, adminOptions)
   try {
     await admin.unsafe(`create database ${name} template ${template}`)
   } finally {
@@ -183,7 +186,7 @@ async function createServerTestDatabase(
     ...sql,
     async close() {
       await sql.close()
-      const dropper = postgres(serverUrl, { max: 1, onnotice: () => undefined })
+      const dropper = postgres(serverUrl, adminOptions)
       try {
         await dropper.unsafe(`drop database if exists ${name} with (force)`)
       } finally {

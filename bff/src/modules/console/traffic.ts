@@ -47,7 +47,8 @@ const recordLoadsStatement = `insert into public.remote_load_minutes as m
       order by t.i)`
 
 const loadMinutesStatement = `select version, loads, preloaded, entry_ms::float8 as entry_ms,
-    expose_ms::float8 as expose_ms, mount_ms::float8 as mount_ms, ready_buckets
+    expose_ms::float8 as expose_ms, mount_ms::float8 as mount_ms,
+    to_jsonb(ready_buckets) as ready_buckets
   from public.remote_load_minutes
   where remote = $1 and version in (select jsonb_array_elements_text($2::jsonb)) and minute >= $3`
 
