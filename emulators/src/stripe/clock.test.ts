@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest'
-import { addInterval } from './clock.ts'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { addInterval, realNow } from './clock.ts'
 
 const at = (y: number, m: number, d: number) => Date.UTC(y, m - 1, d, 12, 30, 0) / 1000
 
@@ -23,5 +23,21 @@ describe('addInterval', () => {
   it('adds whole days and weeks', () => {
     expect(addInterval(1000, 'day', 2, 1000)).toBe(1000 + 2 * 86_400)
     expect(addInterval(1000, 'week', 1, 1000)).toBe(1000 + 7 * 86_400)
+  })
+})
+
+describe('realNow', () => {
+  afterEach(() => {
+    vi.useRealTimers()
+  })
+
+  it('gives everything done in one turn one second, and reads the clock again after it', async () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 10, 28, 12, 0, 0, 999) })
+    const first = realNow()
+    // The work of one request crosses into the next second without waiting for anything.
+    vi.setSystemTime(Date.UTC(2026, 10, 28, 12, 0, 1, 3))
+    expect(realNow()).toBe(first)
+    await Promise.resolve()
+    expect(realNow()).toBe(first + 1)
   })
 })

@@ -4,8 +4,21 @@ import type { Interval } from './objects.ts'
 
 export const DAY = 86_400
 
+let turnSecond: number | undefined
+
+/**
+ * Real time in whole seconds, read once per turn of the event loop: what one request does without
+ * waiting carries one timestamp, as at Stripe, where a checkout's subscription and its
+ * `checkout.session.completed` share their `created` however long the work between them takes.
+ */
 export function realNow(): number {
-  return Math.floor(Date.now() / 1000)
+  if (turnSecond === undefined) {
+    turnSecond = Math.floor(Date.now() / 1000)
+    queueMicrotask(() => {
+      turnSecond = undefined
+    })
+  }
+  return turnSecond
 }
 
 function daysInMonth(year: number, month: number): number {
