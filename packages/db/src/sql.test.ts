@@ -2,7 +2,12 @@ import net from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createPostgresJsSql } from './postgres-js-sql.ts'
 import type { Sql } from './sql.ts'
-import { createTestDatabase, databaseSetupTimeout, testDatabaseKind } from './testing.ts'
+import {
+  createTestDatabase,
+  databaseSetupTimeout,
+  testDatabaseKind,
+  testServerUrl,
+} from './testing.ts'
 
 // The executor's transaction contract, on whichever engine this run tests (PGlite, or the
 // PostgreSQL server of the test command's second pass).
@@ -206,7 +211,7 @@ if (testDatabaseKind === 'postgres')
     it('runs a transaction that is a new pool’s first statement', async () => {
       // postgres.js never hands over a connection reserved as it opens without fetching types
       // first; patches/postgres+3.4.9.patch mends it (decision 057).
-      const fresh = createPostgresJsSql(process.env.TESSERA_TEST_DATABASE_URL ?? '', { max: 2 })
+      const fresh = createPostgresJsSql(testServerUrl ?? '', { max: 2 })
       try {
         const sums = await Promise.all(
           [1, 2].map((n) =>
@@ -225,9 +230,7 @@ if (testDatabaseKind === 'postgres')
       const stray: unknown[] = []
       const onStray = (reason: unknown) => stray.push(reason)
       process.on('unhandledRejection', onStray)
-      const proxy = await proxyResettingTheFirstConnection(
-        process.env.TESSERA_TEST_DATABASE_URL ?? '',
-      )
+      const proxy = await proxyResettingTheFirstConnection(testServerUrl ?? '')
       const lossy = createPostgresJsSql(proxy.url, { max: 1 })
       try {
         const first = await lossy.query<{ n: number }>('select 1::int as n').then(
@@ -238,8 +241,8 @@ if (testDatabaseKind === 'postgres')
         const { rows } = await lossy.query<{ n: number }>('select 2::int as n')
         expect(rows).toEqual([{ n: 2 }])
         expect(proxy.connections()).toBe(2)
-        // An unhandled rejection is reported on a later turn of the event loop.
-        await new Promise((resolve) => setTimeout(resolve, 50))
+        // Node reports unhandled rejections once a turn of the event loop ends: let this one end.
+        await new Promise((resolve) => setImmediate(resolve))
         expect(stray).toEqual([])
       } finally {
         process.off('unhandledRejection', onStray)

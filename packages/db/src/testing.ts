@@ -42,9 +42,11 @@ export interface TestDatabaseOptions {
  */
 export const databaseSetupTimeout = 120_000
 
+/** The PostgreSQL server this process tests against, when it does (the test command's second pass). */
+export const testServerUrl = testEnv.TESSERA_TEST_DATABASE_URL
+
 /** Which engine `createTestDatabase()` uses by default in this process. */
-export const testDatabaseKind: Sql['kind'] =
-  testEnv.TESSERA_TEST_DATABASE_URL === undefined ? 'pglite' : 'postgres'
+export const testDatabaseKind: Sql['kind'] = testServerUrl === undefined ? 'pglite' : 'postgres'
 
 const cacheDir = path.join(repoRoot, '.tessera/cache')
 
@@ -104,8 +106,7 @@ async function loadOrBuildPgliteTemplate(
 /** A database of its own for one test file; `close()` discards it. */
 export async function createTestDatabase(options: TestDatabaseOptions = {}): Promise<Sql> {
   const migrationsDir = options.migrationsDir ?? defaultMigrationsDir
-  const serverUrl =
-    options.serverUrl === undefined ? testEnv.TESSERA_TEST_DATABASE_URL : options.serverUrl
+  const serverUrl = options.serverUrl === undefined ? testServerUrl : options.serverUrl
   if (serverUrl !== undefined && serverUrl !== null)
     return createServerTestDatabase(serverUrl, migrationsDir)
   const pglite = await PGlite.create({
